@@ -1,0 +1,457 @@
+//! The move generator: one generic routine, monomorphised per variant, reading only the
+//! constants of `Rules`.
+
+use crate::bitboard::{Bitboard, Word};
+use crate::geometry::{opposite, Dir, DirSet, Geometry};
+use crate::mv::Move;
+use crate::position::{MoveOf, Position, WordOf};
+use crate::rules::{Landing, Precedence, Promotion, Removal, Rules};
+use crate::square::Square;
+
+/// How capture paths that reach the same result are counted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Convention {
+    /// One move per (from, to, captured set): the official notion of a move.
+    #[default]
+    Drop,
+    /// One move per capture order ("keep duplicates", as Aart Bik and DCTL count).
+    Keep,
+}
+
+/// Squares the sequence may pass through or land on, and the enemies it may still take.
+struct Capture<'a, R: Rules> {
+    us: usize,
+    from: Square,
+    empty: WordOf<R>,
+    enemies: WordOf<R>,
+    enemy_kings: WordOf<R>,
+    captured: WordOf<R>,
+    count: u32,
+    kings_taken: u32,
+    king_order: u32,
+    by_king: bool,
+    crowned: bool,
+    best: u64,
+    start: usize,
+    out: &'a mut Vec<MoveOf<R>>,
+}
+
+#[inline(always)]
+fn bit<W: Word>(sq: Square) -> W {
+    W::ONE << sq.index() as u32
+}
+
+impl<R: Rules> Capture<'_, R> {
+    #[inline(always)]
+    fn is_empty(&self, sq: Square) -> bool {
+        let e = match R::REMOVAL {
+            Removal::Delayed => self.empty,
+            Removal::Immediate => self.empty | self.captured,
+        };
+        e & bit::<WordOf<R>>(sq) != <WordOf<R> as Word>::ZERO
+    }
+    #[inline(always)]
+    fn takeable(&self, sq: Square, by_king: bool) -> bool {
+        let mut t = self.enemies & !self.captured;
+        if !by_king && !R::MEN_CAPTURE_KINGS {
+            t &= !self.enemy_kings;
+        }
+        t & bit::<WordOf<R>>(sq) != <WordOf<R> as Word>::ZERO
+    }
+    #[inline(always)]
+    fn take(&mut self, v: Square) {
+        let b = bit::<WordOf<R>>(v);
+        self.captured |= b;
+        if self.enemy_kings & b != <WordOf<R> as Word>::ZERO {
+            self.kings_taken += 1;
+            self.king_order |= 1 << (15u32.saturating_sub(self.count));
+        }
+        self.count += 1;
+    }
+    #[inline(always)]
+    fn untake(&mut self, v: Square) {
+        let b = bit::<WordOf<R>>(v);
+        self.captured ^= b;
+        self.count -= 1;
+        if self.enemy_kings & b != <WordOf<R> as Word>::ZERO {
+            self.kings_taken -= 1;
+            self.king_order &= !(1 << (15u32.saturating_sub(self.count)));
+        }
+    }
+
+    fn key(&self) -> u64 {
+        let c = self.count as u64;
+        match R::PRECEDENCE {
+            Precedence::Free => 0,
+            Precedence::Count => c,
+            Precedence::CountThenKings => c << 8 | self.kings_taken as u64,
+            Precedence::Italian => {
+                c << 32
+                    | (self.by_king as u64) << 31
+                    | (self.kings_taken as u64) << 24
+                    | self.king_order as u64
+            }
+            Precedence::KingFirst => self.by_king as u64,
+        }
+    }
+
+    #[inline]
+    fn emit(&mut self, to: Square, promotes: bool) {
+        let key = self.key();
+        if key < self.best {
+            return;
+        }
+        if key > self.best {
+            self.out.truncate(self.start);
+            self.best = key;
+        }
+        self.out.push(Move {
+            from: self.from,
+            to,
+            captured: Bitboard(self.captured),
+            flags: if promotes { Move::<WordOf<R>>::PROMOTES } else { 0 },
+        });
+    }
+
+    /// Short jumps of a man (or parachutist) standing on `sq`; true if any was found.
+    fn man_jumps(&mut self, sq: Square, dirs: DirSet, parachutist: bool) -> bool {
+        let mut found = false;
+        for d in 0..8 {
+            if !dirs.has(d) {
+                continue;
+            }
+            let Some(v) = R::G::neighbour(sq, d) else {
+                continue;
+            };
+            if !self.takeable(v, false) {
+                continue;
+            }
+            let Some(t) = R::G::neighbour(v, d) else {
+                continue;
+            };
+            if !self.is_empty(t) {
+                continue;
+            }
+            found = true;
+            self.take(v);
+            self.man_landed(t, d, parachutist);
+            self.untake(v);
+        }
+        found
+    }
+
+    fn man_landed(&mut self, t: Square, d: Dir, parachutist: bool) {
+        if R::STRAIGHT_OPTIONAL_SEQUENCES {
+            self.emit(t, false);
+            self.man_jumps(t, DirSet::of(&[d]), false);
+            return;
+        }
+        if parachutist && !R::PARACHUTE_CONTINUES {
+            self.emit(t, false);
+            return;
+        }
+        let promo = R::G::mask(R::PROMOTION_SQUARES[self.us]) & bit::<WordOf<R>>(t)
+            != <WordOf<R> as Word>::ZERO;
+        if promo {
+            match R::PROMOTION {
+                Promotion::Stop => {
+                    self.emit(t, true);
+                    return;
+                }
+                Promotion::Continue => {
+                    self.crowned = true;
+                    if !self.king_jumps(t, Self::king_dirs_after(d)) {
+                        self.emit(t, true);
+                    }
+                    self.crowned = false;
+                    return;
+                }
+                Promotion::EndOfMove | Promotion::Never => {}
+            }
+        }
+        let mut later = R::MAN_LATER_JUMPS[self.us];
+        if R::NO_REVERSE {
+            later = later.without(opposite(d));
+        }
+        if !self.man_jumps(t, later, false) {
+            self.emit(t, promo && R::PROMOTION == Promotion::EndOfMove);
+        }
+    }
+
+    /// Directions a king may jump in next after jumping in direction `d`
+    /// (continuing straight is handled from the last landing square).
+    #[inline(always)]
+    fn king_dirs_after(d: Dir) -> DirSet {
+        let mut dirs = R::KING_JUMPS;
+        if R::NO_REVERSE || R::REMOVAL == Removal::Delayed {
+            dirs = dirs.without(opposite(d));
+        }
+        dirs
+    }
+
+    /// Jumps of a king standing on `sq`; true if any was found.
+    fn king_jumps(&mut self, sq: Square, dirs: DirSet) -> bool {
+        let mut found = false;
+        for d in 0..8 {
+            if !dirs.has(d) {
+                continue;
+            }
+            let mut p = R::G::neighbour(sq, d);
+            if R::FLYING_KINGS {
+                while let Some(x) = p {
+                    if !self.is_empty(x) {
+                        break;
+                    }
+                    p = R::G::neighbour(x, d);
+                }
+            }
+            let Some(v) = p else {
+                continue;
+            };
+            if !self.takeable(v, true) {
+                continue;
+            }
+            let Some(l0) = R::G::neighbour(v, d) else {
+                continue;
+            };
+            if !self.is_empty(l0) {
+                continue;
+            }
+            found = true;
+            self.take(v);
+            self.king_landed(l0, d);
+            self.untake(v);
+        }
+        found
+    }
+
+    fn king_landed(&mut self, l0: Square, d: Dir) {
+        let mut landings = [l0; 16];
+        let mut n = 1;
+        if R::FLYING_KINGS && R::LANDING == Landing::Beyond {
+            let mut p = R::G::neighbour(l0, d);
+            while let Some(x) = p {
+                if !self.is_empty(x) || n == landings.len() {
+                    break;
+                }
+                landings[n] = x;
+                n += 1;
+                p = R::G::neighbour(x, d);
+            }
+        }
+        let turns = Self::king_dirs_after(d).without(d);
+        let mut found = false;
+        for (i, &l) in landings[..n].iter().enumerate() {
+            let dirs = if i + 1 == n {
+                turns.union(DirSet::of(&[d]))
+            } else {
+                turns
+            };
+            found |= self.king_jumps(l, dirs);
+        }
+        if !found {
+            let crowned = self.crowned;
+            for &l in &landings[..n] {
+                self.emit(l, crowned);
+            }
+        }
+    }
+}
+
+/// Merge capture paths with the same from, to and captured set.
+fn dedupe<W: Word>(moves: &mut Vec<Move<W>>, start: usize) {
+    let mut i = start;
+    while i < moves.len() {
+        let m = moves[i];
+        if m.captured.count() >= 2 && moves[start..i].iter().any(|o| o.same_as(&m)) {
+            moves.swap_remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+impl<R: Rules> Position<R> {
+    /// All legal moves, appended to `out`.
+    pub fn generate(&self, out: &mut Vec<MoveOf<R>>, convention: Convention) {
+        let start = out.len();
+        if R::OPENING_REMOVALS && self.opening_removals(out) {
+            return;
+        }
+        self.generate_captures(out);
+        if convention == Convention::Drop && out.len() > start + 1 {
+            dedupe(out, start);
+        }
+        if out.len() == start || !R::MANDATORY_CAPTURE {
+            self.generate_quiet(out);
+        }
+    }
+
+    /// The legal moves as a new vector (official convention).
+    pub fn legal_moves(&self) -> Vec<MoveOf<R>> {
+        let mut v = Vec::new();
+        self.generate(&mut v, Convention::Drop);
+        v
+    }
+
+    fn opening_removals(&self, _out: &mut [MoveOf<R>]) -> bool {
+        false
+    }
+
+    /// Men that have a jump available, found with board-wide shifts.
+    #[inline]
+    fn men_that_can_jump(&self, men: WordOf<R>, dirs: DirSet, empty: WordOf<R>) -> WordOf<R> {
+        let us = self.side.index();
+        let mut targets = self.by_color[1 - us];
+        if !R::MEN_CAPTURE_KINGS {
+            targets &= !self.kings;
+        }
+        let mut can = <WordOf<R> as Word>::ZERO;
+        for d in 0..8 {
+            if dirs.has(d) {
+                let back = opposite(d);
+                can |= R::G::step(R::G::step(empty, back) & targets, back) & men;
+            }
+        }
+        can
+    }
+
+    fn generate_captures(&self, out: &mut Vec<MoveOf<R>>) {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let us = self.side.index();
+        let own = self.by_color[us];
+        let enemies = self.by_color[1 - us];
+        let empty = R::G::VALID & !(own | enemies);
+        let kings = own & self.kings;
+        let paras = own & self.paras;
+        let men = own & !self.kings & !self.paras;
+        let jumping_men = self.men_that_can_jump(men, R::MAN_JUMPS[us], empty);
+        let para_dirs = R::MAN_JUMPS[1 - us];
+        let jumping_paras = if R::PARACHUTISTS {
+            self.men_that_can_jump(paras, para_dirs, empty)
+        } else {
+            zero
+        };
+        if kings == zero && jumping_men == zero && jumping_paras == zero {
+            return;
+        }
+        let mut cap = Capture::<R> {
+            us,
+            from: Square::new(0),
+            empty,
+            enemies,
+            enemy_kings: enemies & self.kings,
+            captured: zero,
+            count: 0,
+            kings_taken: 0,
+            king_order: 0,
+            by_king: false,
+            crowned: false,
+            best: 0,
+            start: out.len(),
+            out,
+        };
+        for sq in Bitboard(jumping_men) {
+            cap.from = sq;
+            cap.empty = empty | bit::<WordOf<R>>(sq);
+            cap.man_jumps(sq, R::MAN_JUMPS[us], false);
+        }
+        for sq in Bitboard(jumping_paras) {
+            cap.from = sq;
+            cap.empty = empty | bit::<WordOf<R>>(sq);
+            cap.man_jumps(sq, para_dirs, true);
+        }
+        cap.by_king = true;
+        for sq in Bitboard(kings) {
+            cap.from = sq;
+            cap.empty = empty | bit::<WordOf<R>>(sq);
+            cap.king_jumps(sq, R::KING_JUMPS);
+        }
+    }
+
+    fn generate_quiet(&self, out: &mut Vec<MoveOf<R>>) {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let us = self.side.index();
+        let own = self.by_color[us];
+        let empty = R::G::VALID & !(own | self.by_color[1 - us]);
+        let promo = R::G::mask(R::PROMOTION_SQUARES[us]);
+        let mut men = own & !self.kings & !self.paras;
+        if R::FAR_RANK_FROZEN {
+            men &= !promo;
+        }
+        let promo_flag = |t: Square| {
+            if R::PROMOTION != Promotion::Never && promo & bit::<WordOf<R>>(t) != zero {
+                Move::<WordOf<R>>::PROMOTES
+            } else {
+                0
+            }
+        };
+        for d in 0..8 {
+            if !R::MAN_STEPS[us].has(d) {
+                continue;
+            }
+            if R::LINE_MOVES {
+                for from in Bitboard(men) {
+                    let mut p = R::G::neighbour(from, d);
+                    while let Some(x) = p {
+                        if men & bit::<WordOf<R>>(x) == zero {
+                            break;
+                        }
+                        p = R::G::neighbour(x, d);
+                    }
+                    if let Some(to) = p {
+                        if empty & bit::<WordOf<R>>(to) != zero {
+                            out.push(Move {
+                                from,
+                                to,
+                                captured: Bitboard::EMPTY,
+                                flags: promo_flag(to),
+                            });
+                        }
+                    }
+                }
+            } else {
+                let shift = R::G::SHIFT[d];
+                for to in Bitboard(R::G::step(men, d) & empty) {
+                    let from = Square::new((to.index() as i32 - shift) as u8);
+                    out.push(Move {
+                        from,
+                        to,
+                        captured: Bitboard::EMPTY,
+                        flags: promo_flag(to),
+                    });
+                }
+            }
+        }
+        for from in Bitboard(own & self.kings) {
+            for d in 0..8 {
+                if !R::KING_STEPS.has(d) {
+                    continue;
+                }
+                let mut p = R::G::neighbour(from, d);
+                while let Some(to) = p {
+                    if empty & bit::<WordOf<R>>(to) == zero {
+                        break;
+                    }
+                    out.push(Move {
+                        from,
+                        to,
+                        captured: Bitboard::EMPTY,
+                        flags: 0,
+                    });
+                    if !R::FLYING_KINGS {
+                        break;
+                    }
+                    p = R::G::neighbour(to, d);
+                }
+            }
+        }
+    }
+
+    /// Number of legal moves, without keeping them.
+    pub fn count_moves(&self, convention: Convention, buf: &mut Vec<MoveOf<R>>) -> u64 {
+        buf.clear();
+        self.generate(buf, convention);
+        buf.len() as u64
+    }
+}

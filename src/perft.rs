@@ -1,0 +1,57 @@
+//! Perft: the number of move paths of a given depth, with bulk counting at the last ply.
+
+use rayon::prelude::*;
+
+use crate::movegen::Convention;
+use crate::position::{MoveOf, Position};
+use crate::rules::Rules;
+
+/// Leaf count at `depth` from `pos`.
+pub fn perft<R: Rules>(pos: &Position<R>, depth: u32, convention: Convention) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut bufs: Vec<Vec<MoveOf<R>>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    recurse(pos, depth, convention, &mut bufs)
+}
+
+fn recurse<R: Rules>(
+    pos: &Position<R>,
+    depth: u32,
+    convention: Convention,
+    bufs: &mut [Vec<MoveOf<R>>],
+) -> u64 {
+    let (buf, rest) = match bufs.split_first_mut() {
+        Some(x) => x,
+        None => return 1,
+    };
+    buf.clear();
+    pos.generate(buf, convention);
+    if depth == 1 {
+        return buf.len() as u64;
+    }
+    let mut n = 0;
+    for m in buf.iter() {
+        n += recurse(&pos.after(m), depth - 1, convention, rest);
+    }
+    n
+}
+
+/// Leaf count below each root move, the root split over rayon's threads.
+pub fn divide<R: Rules>(
+    pos: &Position<R>,
+    depth: u32,
+    convention: Convention,
+) -> Vec<(MoveOf<R>, u64)> {
+    let mut moves = Vec::new();
+    pos.generate(&mut moves, convention);
+    moves
+        .par_iter()
+        .map(|m| {
+            (
+                *m,
+                perft(&pos.after(m), depth.saturating_sub(1), convention),
+            )
+        })
+        .collect()
+}

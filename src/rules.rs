@@ -1,0 +1,384 @@
+//! Rules as data: one small type per variant whose constants say what differs.
+//! The move generator reads only these constants, so each variant gets its own
+//! monomorphised copy of one generic generator.
+
+use crate::color::Color;
+use crate::geometry::*;
+
+/// When jumped pieces leave the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Removal {
+    /// At the end of the move; until then they block and cannot be jumped again.
+    Delayed,
+    /// At once; their squares may be crossed again.
+    Immediate,
+}
+
+/// What happens when a man reaches a promotion square during a capture.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Promotion {
+    /// Crowned at once; the move ends there.
+    Stop,
+    /// Goes on capturing as a man; crowned only if the move ends on a promotion square.
+    EndOfMove,
+    /// Crowned at once and goes on capturing as a king.
+    Continue,
+    /// Men never become kings.
+    Never,
+}
+
+/// Which capture sequences are allowed when several exist.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Precedence {
+    /// Free choice.
+    Free,
+    /// Most pieces.
+    Count,
+    /// Most pieces, then most kings.
+    CountThenKings,
+    /// Italian: most pieces, then with a king, then most kings, then kings met earliest.
+    Italian,
+    /// A king must capture if one can (Czech family).
+    KingFirst,
+}
+
+/// Where a flying king may stop after jumping.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Landing {
+    /// Any empty square beyond the victim (restricted to those that continue, if any do).
+    Beyond,
+    /// Only the square directly behind the victim (Thai).
+    DirectlyBehind,
+}
+
+/// Who starts and the numbering of squares, for I/O.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Numbering {
+    /// Dark squares from White's far edge, left to right (English, FMJD, Canadian).
+    TopDown,
+    /// Italian FID: the mirrored board read from the top left.
+    Italian,
+    /// Portuguese FPD: the mirrored board read from White's near right.
+    Portuguese,
+    /// Algebraic squares only (full boards and points).
+    Algebraic,
+}
+
+/// Everything that distinguishes one variant's rules from another's.
+pub trait Rules: Copy + Send + Sync + Default + 'static {
+    type G: Geometry;
+    /// Canonical name, as the CLI and the protocol accept it.
+    const NAME: &'static str;
+    const NUMBERING: Numbering;
+    /// Whether algebraic squares are written on output (they are always accepted on dark boards).
+    const ALGEBRAIC_OUTPUT: bool = false;
+    const FIRST: Color = Color::White;
+    /// Men's plain steps, per colour (absolute directions).
+    const MAN_STEPS: [DirSet; 2];
+    /// Directions of a man's first jump, per colour.
+    const MAN_JUMPS: [DirSet; 2];
+    /// Directions of a man's later jumps in the same sequence, per colour.
+    const MAN_LATER_JUMPS: [DirSet; 2] = Self::MAN_JUMPS;
+    const KING_STEPS: DirSet = DirSet::DIAGONAL;
+    const KING_JUMPS: DirSet = DirSet::DIAGONAL;
+    const FLYING_KINGS: bool;
+    const LANDING: Landing = Landing::Beyond;
+    const REMOVAL: Removal = Removal::Delayed;
+    /// Forbid a 180° turn between two jumps.
+    const NO_REVERSE: bool = false;
+    const PROMOTION: Promotion;
+    const PRECEDENCE: Precedence;
+    const MANDATORY_CAPTURE: bool = true;
+    const MEN_CAPTURE_KINGS: bool = true;
+    /// A sequence keeps one direction and may stop after any jump (Konane).
+    const STRAIGHT_OPTIONAL_SEQUENCES: bool = false;
+    /// Men move as lines (Dameo).
+    const LINE_MOVES: bool = false;
+    /// Men on the far rank make no plain moves (Alquerque).
+    const FAR_RANK_FROZEN: bool = false;
+    /// Parachutists: capture-only pieces that become men after their jump.
+    const PARACHUTISTS: bool = false;
+    /// Whether a parachutist's new man goes on jumping.
+    const PARACHUTE_CONTINUES: bool = false;
+    /// The game opens with two removals of own pieces (Konane).
+    const OPENING_REMOVALS: bool = false;
+    /// The side with no legal move wins instead of losing.
+    const LOSER_WINS: bool = false;
+    /// Promotion squares per colour.
+    const PROMOTION_SQUARES: [u128; 2] = far_ranks(&Self::G::LAYOUT);
+    /// Start position: men per colour, then parachutists per colour.
+    const START_MEN: [u128; 2];
+    const START_PARACHUTISTS: [u128; 2] = [0, 0];
+    /// The assumptions this variant's data makes where the rules are not verified.
+    const ASSUMPTIONS: &'static [&'static str] = &[];
+    /// One line for `damas variants`.
+    const SUMMARY: &'static str;
+}
+
+pub const fn far_ranks(l: &Layout) -> [u128; 2] {
+    [l.rank_mask(l.height - 1), l.rank_mask(0)]
+}
+
+/// White's men on the first `rows` ranks, Black's on the last `rows`.
+pub const fn rows_start(l: &Layout, rows: u8) -> [u128; 2] {
+    [l.ranks_mask(0, rows), l.ranks_mask(l.height - rows, l.height)]
+}
+
+const fn per_color(white: DirSet) -> [DirSet; 2] {
+    [white, white.turned()]
+}
+
+const FORWARD_DIAG: [DirSet; 2] = per_color(DirSet::of(&[NE, NW]));
+const ALL_DIAG: [DirSet; 2] = [DirSet::DIAGONAL, DirSet::DIAGONAL];
+
+macro_rules! variant {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $name;
+    };
+}
+
+variant!(
+    /// English/American checkers (seed 000), mandatory capture.
+    English
+);
+impl Rules for English {
+    type G = Dark8;
+    const NAME: &'static str = "english";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const FIRST: Color = Color::Black;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = FORWARD_DIAG;
+    const FLYING_KINGS: bool = false;
+    const PROMOTION: Promotion = Promotion::Stop;
+    const PRECEDENCE: Precedence = Precedence::Free;
+    const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const SUMMARY: &'static str = "English/American checkers: short kings, men forward only, free choice of capture";
+}
+
+variant!(
+    /// English checkers with the seed-000 table option "mandatory capture" off.
+    EnglishFreeCapture
+);
+impl Rules for EnglishFreeCapture {
+    type G = Dark8;
+    const NAME: &'static str = "english";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const FIRST: Color = Color::Black;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = FORWARD_DIAG;
+    const FLYING_KINGS: bool = false;
+    const PROMOTION: Promotion = Promotion::Stop;
+    const PRECEDENCE: Precedence = Precedence::Free;
+    const MANDATORY_CAPTURE: bool = false;
+    const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const SUMMARY: &'static str = "English checkers, capture optional at the start of a turn";
+}
+
+variant!(
+    /// Giveaway checkers: English moves, the side left without a move wins.
+    AntiEnglish
+);
+impl Rules for AntiEnglish {
+    type G = Dark8;
+    const NAME: &'static str = "anti-english";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const FIRST: Color = Color::Black;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = FORWARD_DIAG;
+    const FLYING_KINGS: bool = false;
+    const PROMOTION: Promotion = Promotion::Stop;
+    const PRECEDENCE: Precedence = Precedence::Free;
+    const LOSER_WINS: bool = true;
+    const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const SUMMARY: &'static str = "Giveaway checkers: English moves, the side without a move wins";
+}
+
+variant!(
+    /// Czech draughts: flying kings, men capture forward, a king must capture if it can.
+    Czech
+);
+impl Rules for Czech {
+    type G = Dark8;
+    const NAME: &'static str = "czech";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = FORWARD_DIAG;
+    const FLYING_KINGS: bool = true;
+    const PROMOTION: Promotion = Promotion::Stop;
+    const PRECEDENCE: Precedence = Precedence::KingFirst;
+    const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const SUMMARY: &'static str = "Czech draughts: flying kings, men capture forward, kings capture first";
+}
+
+variant!(
+    /// Russian draughts: men capture backwards, a man crowned mid-capture goes on as a king.
+    Russian
+);
+impl Rules for Russian {
+    type G = Dark8;
+    const NAME: &'static str = "russian";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const ALGEBRAIC_OUTPUT: bool = true;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = ALL_DIAG;
+    const FLYING_KINGS: bool = true;
+    const PROMOTION: Promotion = Promotion::Continue;
+    const PRECEDENCE: Precedence = Precedence::Free;
+    const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const SUMMARY: &'static str = "Russian draughts: flying kings, free choice, crowned men capture on as kings";
+}
+
+variant!(
+    /// Brazilian draughts (seed 002): International rules on 8×8.
+    Brazilian
+);
+impl Rules for Brazilian {
+    type G = Dark8;
+    const NAME: &'static str = "brazilian";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const ALGEBRAIC_OUTPUT: bool = true;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = ALL_DIAG;
+    const FLYING_KINGS: bool = true;
+    const PROMOTION: Promotion = Promotion::EndOfMove;
+    const PRECEDENCE: Precedence = Precedence::Count;
+    const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const SUMMARY: &'static str = "Brazilian draughts: International rules on 8x8 (majority capture)";
+}
+
+variant!(
+    /// International (FMJD) draughts on 10×10.
+    International
+);
+impl Rules for International {
+    type G = Dark10;
+    const NAME: &'static str = "international";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = ALL_DIAG;
+    const FLYING_KINGS: bool = true;
+    const PROMOTION: Promotion = Promotion::EndOfMove;
+    const PRECEDENCE: Precedence = Precedence::Count;
+    const START_MEN: [u128; 2] = rows_start(&Dark10::LAYOUT, 4);
+    const SUMMARY: &'static str = "International draughts 10x10: flying kings, majority capture";
+}
+
+variant!(
+    /// Canadian draughts: International rules on 12×12.
+    Canadian
+);
+impl Rules for Canadian {
+    type G = Dark12;
+    const NAME: &'static str = "canadian";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = ALL_DIAG;
+    const FLYING_KINGS: bool = true;
+    const PROMOTION: Promotion = Promotion::EndOfMove;
+    const PRECEDENCE: Precedence = Precedence::Count;
+    const START_MEN: [u128; 2] = rows_start(&Dark12::LAYOUT, 5);
+    const SUMMARY: &'static str = "Canadian draughts 12x12: International rules, 30 men each";
+}
+
+variant!(
+    /// Thai draughts (Mak-hot): kings land directly behind, immediate removal.
+    Thai
+);
+impl Rules for Thai {
+    type G = Dark8;
+    const NAME: &'static str = "thai";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = FORWARD_DIAG;
+    const FLYING_KINGS: bool = true;
+    const LANDING: Landing = Landing::DirectlyBehind;
+    const REMOVAL: Removal = Removal::Immediate;
+    const PROMOTION: Promotion = Promotion::Stop;
+    const PRECEDENCE: Precedence = Precedence::Free;
+    const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 2);
+    const SUMMARY: &'static str = "Thai draughts: 8 men, kings land right behind the victim, immediate removal";
+}
+
+variant!(
+    /// Portuguese draughts: mirrored board, flying kings, most pieces then most kings.
+    Portuguese
+);
+impl Rules for Portuguese {
+    type G = Dark8;
+    const NAME: &'static str = "portuguese";
+    const NUMBERING: Numbering = Numbering::Portuguese;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = FORWARD_DIAG;
+    const FLYING_KINGS: bool = true;
+    const PROMOTION: Promotion = Promotion::Stop;
+    const PRECEDENCE: Precedence = Precedence::CountThenKings;
+    const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const SUMMARY: &'static str = "Portuguese draughts: flying kings, men forward only, most pieces then most kings";
+}
+
+variant!(
+    /// Italian draughts: short kings, men may not take kings, the FID precedence chain.
+    Italian
+);
+impl Rules for Italian {
+    type G = Dark8;
+    const NAME: &'static str = "italian";
+    const NUMBERING: Numbering = Numbering::Italian;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = FORWARD_DIAG;
+    const FLYING_KINGS: bool = false;
+    const PROMOTION: Promotion = Promotion::Stop;
+    const PRECEDENCE: Precedence = Precedence::Italian;
+    const MEN_CAPTURE_KINGS: bool = false;
+    const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const SUMMARY: &'static str = "Italian draughts: short kings, men cannot take kings, FID precedence";
+}
+
+variant!(
+    /// Turkish draughts: orthogonal moves, rook-like kings, immediate removal, no 180° turns.
+    Turkish
+);
+impl Rules for Turkish {
+    type G = Full8;
+    const NAME: &'static str = "turkish";
+    const NUMBERING: Numbering = Numbering::Algebraic;
+    const ALGEBRAIC_OUTPUT: bool = true;
+    const MAN_STEPS: [DirSet; 2] = per_color(DirSet::of(&[N, E, W]));
+    const MAN_JUMPS: [DirSet; 2] = per_color(DirSet::of(&[N, E, W]));
+    const KING_STEPS: DirSet = DirSet::ORTHOGONAL;
+    const KING_JUMPS: DirSet = DirSet::ORTHOGONAL;
+    const FLYING_KINGS: bool = true;
+    const REMOVAL: Removal = Removal::Immediate;
+    const NO_REVERSE: bool = true;
+    const PROMOTION: Promotion = Promotion::EndOfMove;
+    const PRECEDENCE: Precedence = Precedence::Count;
+    const START_MEN: [u128; 2] = [
+        Full8::LAYOUT.ranks_mask(1, 3),
+        Full8::LAYOUT.ranks_mask(5, 7),
+    ];
+    const SUMMARY: &'static str = "Turkish draughts: orthogonal men and flying kings, majority capture, immediate removal";
+}
+
+variant!(
+    /// Turkish draughts with the option that a man crowned mid-capture goes on as a king.
+    TurkishCrownContinues
+);
+impl Rules for TurkishCrownContinues {
+    type G = Full8;
+    const NAME: &'static str = "turkish";
+    const NUMBERING: Numbering = Numbering::Algebraic;
+    const ALGEBRAIC_OUTPUT: bool = true;
+    const MAN_STEPS: [DirSet; 2] = Turkish::MAN_STEPS;
+    const MAN_JUMPS: [DirSet; 2] = Turkish::MAN_JUMPS;
+    const KING_STEPS: DirSet = DirSet::ORTHOGONAL;
+    const KING_JUMPS: DirSet = DirSet::ORTHOGONAL;
+    const FLYING_KINGS: bool = true;
+    const REMOVAL: Removal = Removal::Immediate;
+    const NO_REVERSE: bool = true;
+    const PROMOTION: Promotion = Promotion::Continue;
+    const PRECEDENCE: Precedence = Precedence::Count;
+    const START_MEN: [u128; 2] = Turkish::START_MEN;
+    const SUMMARY: &'static str = "Turkish draughts, a man crowned mid-capture continues as a king";
+}
