@@ -144,7 +144,10 @@ impl Layout {
                 let file = 2 * (sq % (w / 2)) + rank % 2;
                 Some((file as u8, rank as u8))
             }
-            _ => Some(((index % w) as u8, (self.height as u32 - 1 - index / w) as u8)),
+            _ => Some((
+                (index % w) as u8,
+                (self.height as u32 - 1 - index / w) as u8,
+            )),
         }
     }
     /// The bit offset of one step in direction `d` (meaningful only where the step exists).
@@ -176,7 +179,7 @@ impl Layout {
         match self.shape {
             Shape::Dark => d % 2 == 1,
             Shape::Full => true,
-            Shape::Points => d % 2 == 0 || (file + rank) % 2 == 0,
+            Shape::Points => d.is_multiple_of(2) || (file + rank) % 2 == 0,
         }
     }
     pub const fn valid_mask(&self) -> u128 {
@@ -352,11 +355,51 @@ const fn same(a: [u128; 8]) -> [u128; 8] {
     a
 }
 
-geometry!(Dark8, "8×8, dark squares: 32 squares in 35 bits.", u64, Shape::Dark, 8, 8, narrow8);
-geometry!(Dark10, "10×10, dark squares: 50 squares in 55 bits.", u64, Shape::Dark, 10, 10, narrow8);
-geometry!(Dark12, "12×12, dark squares: 72 squares in 77 bits.", u128, Shape::Dark, 12, 12, same);
-geometry!(Full8, "8×8, every square, with orthogonal and diagonal lines.", u64, Shape::Full, 8, 8, narrow8);
-geometry!(Points5, "Alquerque's 5×5 points.", u64, Shape::Points, 5, 5, narrow8);
+geometry!(
+    Dark8,
+    "8×8, dark squares: 32 squares in 35 bits.",
+    u64,
+    Shape::Dark,
+    8,
+    8,
+    narrow8
+);
+geometry!(
+    Dark10,
+    "10×10, dark squares: 50 squares in 55 bits.",
+    u64,
+    Shape::Dark,
+    10,
+    10,
+    narrow8
+);
+geometry!(
+    Dark12,
+    "12×12, dark squares: 72 squares in 77 bits.",
+    u128,
+    Shape::Dark,
+    12,
+    12,
+    same
+);
+geometry!(
+    Full8,
+    "8×8, every square, with orthogonal and diagonal lines.",
+    u64,
+    Shape::Full,
+    8,
+    8,
+    narrow8
+);
+geometry!(
+    Points5,
+    "Alquerque's 5×5 points.",
+    u64,
+    Shape::Points,
+    5,
+    5,
+    narrow8
+);
 
 #[cfg(test)]
 mod tests {
@@ -364,7 +407,13 @@ mod tests {
 
     #[test]
     fn dark_layouts_round_trip() {
-        for l in [Dark8::LAYOUT, Dark10::LAYOUT, Dark12::LAYOUT, Full8::LAYOUT, Points5::LAYOUT] {
+        for l in [
+            Dark8::LAYOUT,
+            Dark10::LAYOUT,
+            Dark12::LAYOUT,
+            Full8::LAYOUT,
+            Points5::LAYOUT,
+        ] {
             let mut seen = 0;
             for i in 0..l.span() {
                 if let Some((f, r)) = l.coords(i) {

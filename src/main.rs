@@ -12,7 +12,11 @@ use damas::position::Position;
 use damas::{with_rules, Convention, Rules, Variant};
 
 #[derive(Parser)]
-#[command(name = "damas", version, about = "A checkers/draughts engine for many variants")]
+#[command(
+    name = "damas",
+    version,
+    about = "A checkers/draughts engine for many variants"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -109,7 +109,11 @@ impl<R: Rules> Capture<'_, R> {
             from: self.from,
             to,
             captured: Bitboard(self.captured),
-            flags: if promotes { Move::<WordOf<R>>::PROMOTES } else { 0 },
+            flags: if promotes {
+                Move::<WordOf<R>>::PROMOTES
+            } else {
+                0
+            },
         });
     }
 

@@ -280,7 +280,10 @@ pub fn parse_board_string<R: Rules>(text: &str) -> Result<Position<R>, NotationE
     for (&sq, &c) in squares.iter().zip(&body) {
         match c {
             'e' | '.' => {}
-            _ => setup.put(sq, Piece::from_char(c).ok_or(NotationError::BadBoardChar(c))?),
+            _ => setup.put(
+                sq,
+                Piece::from_char(c).ok_or(NotationError::BadBoardChar(c))?,
+            ),
         }
     }
     Ok(Position::from_setup(&setup)?)
@@ -354,9 +357,7 @@ impl MoveText {
             let exact: Vec<_> = candidates
                 .iter()
                 .copied()
-                .filter(|m| {
-                    m.to == squares[1] && squares.len() - 2 == m.captured.count() as usize
-                })
+                .filter(|m| m.to == squares[1] && squares.len() - 2 == m.captured.count() as usize)
                 .collect();
             if exact.len() == 1 {
                 return Ok(exact[0]);

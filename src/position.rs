@@ -8,7 +8,7 @@ use crate::color::Color;
 use crate::geometry::Geometry;
 use crate::mv::Move;
 use crate::piece::{Kind, Piece};
-use crate::rules::{Promotion, Rules};
+use crate::rules::Rules;
 use crate::square::Square;
 use crate::zobrist;
 
@@ -82,8 +82,6 @@ pub enum PositionError {
     BothColors,
     /// A king or parachutist mark without a piece under it, or both marks on one square.
     BadKind,
-    /// A man stands on a square where it would already have been crowned.
-    ManOnPromotionSquare(Color),
     /// More pieces than the side starts with.
     TooManyPieces(Color),
     /// Parachutists in a variant that has none.
@@ -96,9 +94,6 @@ impl fmt::Display for PositionError {
             PositionError::OffBoard => write!(f, "a piece stands off the board"),
             PositionError::BothColors => write!(f, "a square holds pieces of both colours"),
             PositionError::BadKind => write!(f, "inconsistent piece kinds"),
-            PositionError::ManOnPromotionSquare(c) => {
-                write!(f, "a {} man stands on its promotion row", c.name())
-            }
             PositionError::TooManyPieces(c) => {
                 write!(f, "{} has more pieces than it starts with", c.name())
             }
@@ -190,11 +185,6 @@ impl<R: Rules> Position<R> {
             return Err(PositionError::NoParachutists);
         }
         for c in [Color::White, Color::Black] {
-            let men = s.by_color[c.index()] & !s.kings & !s.parachutists;
-            let promo = Bitboard(R::G::mask(R::PROMOTION_SQUARES[c.index()]));
-            if R::PROMOTION != Promotion::Never && (men & promo).any() {
-                return Err(PositionError::ManOnPromotionSquare(c));
-            }
             let start = (R::START_MEN[c.index()] | R::START_PARACHUTISTS[c.index()]).count_ones();
             if s.by_color[c.index()].count() > start {
                 return Err(PositionError::TooManyPieces(c));

@@ -121,7 +121,10 @@ pub const fn far_ranks(l: &Layout) -> [u128; 2] {
 
 /// White's men on the first `rows` ranks, Black's on the last `rows`.
 pub const fn rows_start(l: &Layout, rows: u8) -> [u128; 2] {
-    [l.ranks_mask(0, rows), l.ranks_mask(l.height - rows, l.height)]
+    [
+        l.ranks_mask(0, rows),
+        l.ranks_mask(l.height - rows, l.height),
+    ]
 }
 
 const fn per_color(white: DirSet) -> [DirSet; 2] {
@@ -154,7 +157,8 @@ impl Rules for English {
     const PROMOTION: Promotion = Promotion::Stop;
     const PRECEDENCE: Precedence = Precedence::Free;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
-    const SUMMARY: &'static str = "English/American checkers: short kings, men forward only, free choice of capture";
+    const SUMMARY: &'static str =
+        "English/American checkers: short kings, men forward only, free choice of capture";
 }
 
 variant!(
@@ -209,7 +213,8 @@ impl Rules for Czech {
     const PROMOTION: Promotion = Promotion::Stop;
     const PRECEDENCE: Precedence = Precedence::KingFirst;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
-    const SUMMARY: &'static str = "Czech draughts: flying kings, men capture forward, kings capture first";
+    const SUMMARY: &'static str =
+        "Czech draughts: flying kings, men capture forward, kings capture first";
 }
 
 variant!(
@@ -227,7 +232,8 @@ impl Rules for Russian {
     const PROMOTION: Promotion = Promotion::Continue;
     const PRECEDENCE: Precedence = Precedence::Free;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
-    const SUMMARY: &'static str = "Russian draughts: flying kings, free choice, crowned men capture on as kings";
+    const SUMMARY: &'static str =
+        "Russian draughts: flying kings, free choice, crowned men capture on as kings";
 }
 
 variant!(
@@ -245,7 +251,8 @@ impl Rules for Brazilian {
     const PROMOTION: Promotion = Promotion::EndOfMove;
     const PRECEDENCE: Precedence = Precedence::Count;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
-    const SUMMARY: &'static str = "Brazilian draughts: International rules on 8x8 (majority capture)";
+    const SUMMARY: &'static str =
+        "Brazilian draughts: International rules on 8x8 (majority capture)";
 }
 
 variant!(
@@ -298,7 +305,8 @@ impl Rules for Thai {
     const PROMOTION: Promotion = Promotion::Stop;
     const PRECEDENCE: Precedence = Precedence::Free;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 2);
-    const SUMMARY: &'static str = "Thai draughts: 8 men, kings land right behind the victim, immediate removal";
+    const SUMMARY: &'static str =
+        "Thai draughts: 8 men, kings land right behind the victim, immediate removal";
 }
 
 variant!(
@@ -315,7 +323,8 @@ impl Rules for Portuguese {
     const PROMOTION: Promotion = Promotion::Stop;
     const PRECEDENCE: Precedence = Precedence::CountThenKings;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
-    const SUMMARY: &'static str = "Portuguese draughts: flying kings, men forward only, most pieces then most kings";
+    const SUMMARY: &'static str =
+        "Portuguese draughts: flying kings, men forward only, most pieces then most kings";
 }
 
 variant!(
@@ -333,7 +342,8 @@ impl Rules for Italian {
     const PRECEDENCE: Precedence = Precedence::Italian;
     const MEN_CAPTURE_KINGS: bool = false;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
-    const SUMMARY: &'static str = "Italian draughts: short kings, men cannot take kings, FID precedence";
+    const SUMMARY: &'static str =
+        "Italian draughts: short kings, men cannot take kings, FID precedence";
 }
 
 variant!(
@@ -358,7 +368,8 @@ impl Rules for Turkish {
         Full8::LAYOUT.ranks_mask(1, 3),
         Full8::LAYOUT.ranks_mask(5, 7),
     ];
-    const SUMMARY: &'static str = "Turkish draughts: orthogonal men and flying kings, majority capture, immediate removal";
+    const SUMMARY: &'static str =
+        "Turkish draughts: orthogonal men and flying kings, majority capture, immediate removal";
 }
 
 variant!(

@@ -1,0 +1,104 @@
+//! Properties over random games of every variant: FEN and board-string round-trips,
+//! incremental hash = recomputed hash, printed moves re-parse to themselves.
+
+use damas::notation::{
+    move_text, parse_board_string, parse_fen, parse_move, write_board_string, write_fen,
+};
+use damas::{with_rules, Position, Rules, Variant};
+use proptest::prelude::*;
+
+fn walk<R: Rules>(choices: &[usize]) {
+    let mut pos = Position::<R>::start();
+    for &c in choices {
+        let fen = write_fen(&pos);
+        let back: Position<R> = parse_fen(&fen).expect("own FEN parses");
+        assert_eq!(back, pos, "FEN round-trip {fen}");
+        assert_eq!(back.hash(), pos.hash());
+        let board = write_board_string(&pos);
+        assert_eq!(parse_board_string::<R>(&board).expect("board string"), pos);
+        let moves = pos.legal_moves();
+        for m in &moves {
+            let text = move_text::<R>(m);
+            let parsed = parse_move(&pos, &text).expect("own move text parses");
+            assert!(parsed.same_as(m), "{text} re-parses to another move");
+        }
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(&moves[c % moves.len()]);
+        assert_eq!(pos.hash(), pos.compute_hash());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn round_trips_and_hash(variant in 0..Variant::ALL.len(), choices in prop::collection::vec(any::<usize>(), 0..120)) {
+        let v = Variant::ALL[variant];
+        with_rules!(v, R => walk::<R>(&choices));
+    }
+}
+
+#[test]
+fn bad_fens_are_errors_not_panics() {
+    type R = damas::rules::English;
+    for bad in [
+        "",
+        "X:W1:B2",
+        "W:W33:B1",
+        "W:W1,1:B2",
+        "W:W1:B1",
+        "W:Wzz",
+        "W:W5-3",
+        "W:K",
+        "W:W1-40",
+        "W:W0",
+        "W:Q1",
+        "W:Wa2",
+    ] {
+        assert!(parse_fen::<R>(bad).is_err(), "{bad:?} accepted");
+    }
+    assert!(parse_fen::<damas::rules::Turkish>("W:W12").is_err());
+}
+
+#[test]
+fn algebraic_and_numeric_squares_agree() {
+    type R = damas::rules::Russian;
+    let a: Position<R> =
+        parse_fen("B:Wa1,g1,h2,a3,e3,g3,d4,f4,h6:Bb6,d6,c7,e7,g7,b8,d8,f8,h8").expect("algebraic");
+    let n: Position<R> =
+        parse_fen("B:W12,18,19,21,23,24,28,29,32:B1,2,3,4,6,7,8,9,10").expect("numeric");
+    assert_eq!(a, n);
+}
+
+#[test]
+fn numberings_follow_the_rules_reference() {
+    use damas::notation::{square_algebraic, square_from_number};
+    fn name<R: Rules>(n: u32) -> String {
+        square_algebraic::<R>(square_from_number::<R>(n).expect("square"))
+    }
+    use damas::rules::*;
+    assert_eq!(name::<English>(1), "b8");
+    assert_eq!(name::<English>(32), "g1");
+    assert_eq!(name::<Italian>(1), "a8");
+    assert_eq!(name::<Italian>(32), "h1");
+    assert_eq!(name::<Portuguese>(1), "h1");
+    assert_eq!(name::<Portuguese>(5), "g2");
+    assert_eq!(name::<Portuguese>(32), "a8");
+    assert_eq!(name::<International>(1), "b10");
+    assert_eq!(name::<International>(46), "a1");
+    assert_eq!(name::<Canadian>(1), "b12");
+    assert_eq!(name::<Canadian>(72), "k1");
+}
+
+#[test]
+fn short_capture_form_and_any_order() {
+    type R = damas::rules::International;
+    let pos: Position<R> = parse_fen("W:W28:B23,13").expect("fen");
+    let full = parse_move(&pos, "28x8x23x13").expect("full form");
+    assert_eq!(parse_move(&pos, "28x8x13x23").expect("any order"), full);
+    assert_eq!(parse_move(&pos, "28x8").expect("short form"), full);
+    assert!(parse_move(&pos, "28-22").is_err());
+    assert!(parse_move(&pos, "28x8x99").is_err());
+    assert!(parse_move(&pos, "garbage").is_err());
+}
