@@ -452,10 +452,44 @@ impl<R: Rules> Position<R> {
         }
     }
 
-    /// Number of legal moves, without keeping them.
+    /// Number of legal moves; plain moves are counted with board-wide shifts, not listed.
     pub fn count_moves(&self, convention: Convention, buf: &mut Vec<MoveOf<R>>) -> u64 {
         buf.clear();
-        self.generate(buf, convention);
-        buf.len() as u64
+        if R::OPENING_REMOVALS || R::LINE_MOVES {
+            self.generate(buf, convention);
+            return buf.len() as u64;
+        }
+        self.generate_captures(buf);
+        if convention == Convention::Drop && buf.len() > 1 {
+            dedupe(buf, 0);
+        }
+        if !buf.is_empty() && R::MANDATORY_CAPTURE {
+            return buf.len() as u64;
+        }
+        let us = self.side.index();
+        let own = self.by_color[us];
+        let empty = R::G::VALID & !(own | self.by_color[1 - us]);
+        let mut men = own & !self.kings & !self.paras;
+        if R::FAR_RANK_FROZEN {
+            men &= !R::G::mask(R::PROMOTION_SQUARES[us]);
+        }
+        let kings = own & self.kings;
+        let mut n = buf.len() as u64;
+        for d in 0..8 {
+            if R::MAN_STEPS[us].has(d) {
+                n += (R::G::step(men, d) & empty).popcount() as u64;
+            }
+            if R::KING_STEPS.has(d) {
+                let mut s = R::G::step(kings, d) & empty;
+                while s != <WordOf<R> as Word>::ZERO {
+                    n += s.popcount() as u64;
+                    if !R::FLYING_KINGS {
+                        break;
+                    }
+                    s = R::G::step(s, d) & empty;
+                }
+            }
+        }
+        n
     }
 }

@@ -25,11 +25,11 @@ fn recurse<R: Rules>(
         Some(x) => x,
         None => return 1,
     };
+    if depth == 1 {
+        return pos.count_moves(convention, buf);
+    }
     buf.clear();
     pos.generate(buf, convention);
-    if depth == 1 {
-        return buf.len() as u64;
-    }
     let mut n = 0;
     for m in buf.iter() {
         n += recurse(&pos.after(m), depth - 1, convention, rest);
