@@ -50,8 +50,22 @@ pub fn divide<R: Rules>(
         .map(|m| {
             (
                 *m,
-                perft(&pos.after(m), depth.saturating_sub(1), convention),
+                split(&pos.after(m), depth.saturating_sub(1), convention),
             )
         })
         .collect()
+}
+
+/// Perft with the first ply split over threads too, so a root with a few large subtrees
+/// still keeps every core busy.
+fn split<R: Rules>(pos: &Position<R>, depth: u32, convention: Convention) -> u64 {
+    if depth < 3 {
+        return perft(pos, depth, convention);
+    }
+    let mut moves = Vec::new();
+    pos.generate(&mut moves, convention);
+    moves
+        .par_iter()
+        .map(|m| perft(&pos.after(m), depth - 1, convention))
+        .sum()
 }
