@@ -157,7 +157,14 @@ fn run_perft<R: Rules>(
     let nodes = if depth == 0 {
         1
     } else if show_divide || rayon::current_num_threads() > 1 {
-        let mut parts = divide(&pos, depth, convention);
+        // Progress on stderr once a run has taken more than a second.
+        let report = |done: usize, all: usize| {
+            let t = start.elapsed().as_secs_f64();
+            if t > 1.0 {
+                eprintln!("perft: {done}/{all} root moves done, {t:.1} s");
+            }
+        };
+        let mut parts = divide(&pos, depth, convention, &report);
         if show_divide {
             parts.sort_by_key(|(m, _)| move_text::<R>(m));
             let mut out = std::io::stdout().lock();

@@ -1,5 +1,7 @@
 //! Perft: the number of move paths of a given depth, with bulk counting at the last ply.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use rayon::prelude::*;
 
 use crate::movegen::Convention;
@@ -37,21 +39,23 @@ fn recurse<R: Rules>(
     n
 }
 
-/// Leaf count below each root move, the root split over rayon's threads.
+/// Leaf count below each root move, the root split over rayon's threads. `progress` hears
+/// (root moves done, root moves in all) as each subtree finishes.
 pub fn divide<R: Rules>(
     pos: &Position<R>,
     depth: u32,
     convention: Convention,
+    progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Vec<(MoveOf<R>, u64)> {
     let mut moves = Vec::new();
     pos.generate(&mut moves, convention);
+    let done = AtomicUsize::new(0);
     moves
         .par_iter()
         .map(|m| {
-            (
-                *m,
-                split(&pos.after(m), depth.saturating_sub(1), convention),
-            )
+            let n = split(&pos.after(m), depth.saturating_sub(1), convention);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, moves.len());
+            (*m, n)
         })
         .collect()
 }
