@@ -313,7 +313,7 @@ impl MoveText {
             .split(['x', 'X', ':', '-'])
             .map(|s| s.trim().to_string())
             .collect();
-        if squares.len() < 2 && !t.starts_with('r') {
+        if squares.len() < 2 {
             return Err(bad());
         }
         if squares

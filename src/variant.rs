@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::rules::{self, Rules};
+use crate::rules::Rules;
 
 /// A playable rule set, with its options folded in (each option value is its own rules type).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -217,10 +217,4 @@ impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-#[allow(unused)]
-fn _assert_rules_are_rules() {
-    fn is<R: Rules>() {}
-    is::<rules::English>();
 }
