@@ -279,13 +279,7 @@ impl<R: Rules> Position<R> {
     /// All legal moves, appended to `out`.
     pub fn generate(&self, out: &mut Vec<MoveOf<R>>, convention: Convention) {
         let start = out.len();
-        if R::OPENING_REMOVALS && self.opening_removals(out) {
-            return;
-        }
-        self.generate_captures(out);
-        if convention == Convention::Drop && out.len() > start + 1 {
-            dedupe(out, start);
-        }
+        self.generate_legal_captures(out, convention);
         if out.len() == start || !R::MANDATORY_CAPTURE {
             self.generate_quiet(out);
         }
@@ -298,8 +292,13 @@ impl<R: Rules> Position<R> {
         v
     }
 
-    fn opening_removals(&self, _out: &mut [MoveOf<R>]) -> bool {
-        false
+    /// The captures allowed by the precedence rule, merged per `convention`.
+    fn generate_legal_captures(&self, out: &mut Vec<MoveOf<R>>, convention: Convention) {
+        let start = out.len();
+        self.generate_captures(out);
+        if convention == Convention::Drop && out.len() > start + 1 {
+            dedupe(out, start);
+        }
     }
 
     /// Men that have a jump available, found with board-wide shifts.
@@ -459,10 +458,7 @@ impl<R: Rules> Position<R> {
             self.generate(buf, convention);
             return buf.len() as u64;
         }
-        self.generate_captures(buf);
-        if convention == Convention::Drop && buf.len() > 1 {
-            dedupe(buf, 0);
-        }
+        self.generate_legal_captures(buf, convention);
         if !buf.is_empty() && R::MANDATORY_CAPTURE {
             return buf.len() as u64;
         }
