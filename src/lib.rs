@@ -3,9 +3,13 @@
 //! Layers, each using only those before it: types (`square`, `bitboard`, `color`, `piece`,
 //! `mv`), `geometry` and `rules`, then `position`, `movegen` and `notation`, then `perft`.
 
+pub mod bench;
 pub mod bitboard;
 pub mod color;
+pub mod engine;
+pub mod eval;
 pub mod geometry;
+pub mod limits;
 pub mod movegen;
 pub mod mv;
 pub mod notation;
@@ -13,7 +17,10 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod square;
+pub mod terminal;
+pub mod tt;
 pub mod variant;
 pub mod zobrist;
 

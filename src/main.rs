@@ -2,13 +2,18 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
+use damas::bench;
+use damas::engine::{Engine, Start};
+use damas::limits::Limits;
 use damas::notation::{move_text, parse_fen, parse_move, write_board_string, write_fen};
 use damas::perft::{divide, perft};
 use damas::position::Position;
+use damas::search::Control;
+use damas::terminal::diagram;
 use damas::{with_rules, Convention, Rules, Variant};
 
 #[derive(Parser)]
@@ -44,6 +49,25 @@ enum Command {
         #[arg(long = "option")]
         options: Vec<String>,
     },
+    /// Search a position, printing protocol `info` lines, then `done move=M ponder=P`.
+    #[command(alias = "analyze")]
+    Analyse {
+        #[arg(long, default_value = "english")]
+        variant: String,
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long)]
+        moves: Option<String>,
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Report this many best lines.
+        #[arg(long, default_value_t = 1)]
+        multipv: usize,
+        #[arg(long = "option")]
+        options: Vec<String>,
+    },
+    /// Search fixed positions to fixed depths (one thread): a reproducible node count and speed.
+    Bench,
     /// Count the move paths of a given depth.
     Perft {
         #[arg(long, default_value = "english")]
@@ -64,6 +88,47 @@ enum Command {
         #[arg(long = "option")]
         options: Vec<String>,
     },
+}
+
+#[derive(clap::Args)]
+struct SearchArgs {
+    /// Search to this depth (plies).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search this many seconds (decimals allowed).
+    #[arg(long)]
+    movetime: Option<f64>,
+    /// Search this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Hash table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+impl SearchArgs {
+    /// The limits asked for; five seconds when none is given.
+    fn limits(&self) -> Result<Limits, Failure> {
+        let mut l = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            ..Limits::default()
+        };
+        if let Some(t) = self.movetime {
+            l.move_time = Some(seconds(t)?);
+        }
+        if l.depth.is_none() && l.nodes.is_none() && l.move_time.is_none() {
+            l.move_time = Some(Duration::from_secs(5));
+        }
+        Ok(l)
+    }
+}
+
+fn seconds(t: f64) -> Result<Duration, Failure> {
+    Duration::try_from_secs_f64(t).map_err(|_| Failure(format!("bad time '{t}'")))
 }
 
 /// A user-facing failure: one line on stderr, exit code 2.
@@ -101,43 +166,9 @@ fn load<R: Rules>(fen: Option<&str>, moves: Option<&str>) -> Result<Position<R>,
     Ok(pos)
 }
 
-fn show<R: Rules>(pos: &Position<R>) -> String {
-    use damas::geometry::Geometry;
-    let l = R::G::LAYOUT;
-    let mut s = String::new();
-    for rank in (0..l.height as i32).rev() {
-        s.push_str(&format!("{:>3} ", rank + 1));
-        for file in 0..l.width as i32 {
-            // Mirrored numberings show the board as their players see it.
-            let f = if matches!(
-                R::NUMBERING,
-                damas::rules::Numbering::Italian | damas::rules::Numbering::Portuguese
-            ) {
-                l.width as i32 - 1 - file
-            } else {
-                file
-            };
-            let c = match R::G::square_at(f, rank) {
-                None => ' ',
-                Some(sq) => pos.piece_at(sq).map_or('.', |p| p.to_char()),
-            };
-            s.push(' ');
-            s.push(c);
-        }
-        s.push('\n');
-    }
-    s.push_str("    ");
-    for file in 0..l.width {
-        s.push(' ');
-        s.push((b'a' + file) as char);
-    }
-    s.push('\n');
-    s
-}
-
 fn run_show<R: Rules>(fen: Option<&str>, moves: Option<&str>) -> Result<(), Failure> {
     let pos = load::<R>(fen, moves)?;
-    print!("{}", show(&pos));
+    print!("{}", diagram(&pos));
     println!("fen: {}", write_fen(&pos));
     println!("board: {}", write_board_string(&pos));
     println!("to move: {}", pos.side_to_move().name());
@@ -186,8 +217,72 @@ fn run_perft<R: Rules>(
     Ok(())
 }
 
+fn run_analyse(
+    variant: Variant,
+    fen: Option<&str>,
+    moves: Option<&str>,
+    search: &SearchArgs,
+    multipv: usize,
+) -> Result<(), Failure> {
+    let limits = search.limits()?;
+    let mut engine = Engine::new(search.hash.clamp(1, 1 << 16));
+    engine.threads = search.threads.clamp(1, 512);
+    engine.multipv = multipv.clamp(1, 256);
+    let moves: Vec<&str> = moves.unwrap_or("").split_whitespace().collect();
+    let start = fen.map_or(Start::Initial, Start::Fen);
+    let control = Control::new(false);
+    let mut out = std::io::stdout().lock();
+    let done = engine.think(variant, start, &moves, limits, &control, &mut |i| {
+        let _ = writeln!(out, "{}", i.hub_line());
+    })?;
+    let mut line = format!("done move={}", done.best);
+    if let Some(p) = &done.ponder {
+        line.push_str(&format!(" ponder={p}"));
+    }
+    println!("{line}");
+    Ok(())
+}
+
+fn run_bench() {
+    let mut out = std::io::stdout().lock();
+    let (nodes, time) = bench::run(&mut |b| {
+        let _ = writeln!(
+            out,
+            "{:<14} {:<10} depth {:>2}  nodes {:>10}  time {:>7.3}  best {}",
+            b.variant.name(),
+            if b.fen.is_some() { "position" } else { "start" },
+            b.depth,
+            b.nodes,
+            b.time.as_secs_f64(),
+            b.best
+        );
+    });
+    let secs = time.as_secs_f64();
+    let nps = if secs > 0.0 {
+        (nodes as f64 / secs) as u64
+    } else {
+        0
+    };
+    let _ = writeln!(out, "bench nodes={nodes} time={secs:.3} nps={nps}");
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
+        Command::Analyse {
+            variant,
+            fen,
+            moves,
+            search,
+            multipv,
+            options,
+        } => {
+            let v = variant_with_options(&variant, &options)?;
+            run_analyse(v, fen.as_deref(), moves.as_deref(), &search, multipv)
+        }
+        Command::Bench => {
+            run_bench();
+            Ok(())
+        }
         Command::Variants { verbose } => {
             for &v in Variant::ALL {
                 println!("{:<14} {}", v.name(), v.summary());

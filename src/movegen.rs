@@ -293,7 +293,7 @@ impl<R: Rules> Position<R> {
     }
 
     /// The captures allowed by the precedence rule, merged per `convention`.
-    fn generate_legal_captures(&self, out: &mut Vec<MoveOf<R>>, convention: Convention) {
+    pub fn generate_legal_captures(&self, out: &mut Vec<MoveOf<R>>, convention: Convention) {
         let start = out.len();
         self.generate_captures(out);
         if convention == Convention::Drop && out.len() > start + 1 {
@@ -462,6 +462,16 @@ impl<R: Rules> Position<R> {
         if !buf.is_empty() && R::MANDATORY_CAPTURE {
             return buf.len() as u64;
         }
+        buf.len() as u64 + self.count_quiet()
+    }
+
+    /// Number of plain (non-capturing) moves, counted with board-wide shifts where it can.
+    pub fn count_quiet(&self) -> u64 {
+        if R::OPENING_REMOVALS || R::LINE_MOVES {
+            let mut v = Vec::new();
+            self.generate_quiet(&mut v);
+            return v.len() as u64;
+        }
         let us = self.side.index();
         let own = self.by_color[us];
         let empty = R::G::VALID & !(own | self.by_color[1 - us]);
@@ -470,7 +480,7 @@ impl<R: Rules> Position<R> {
             men &= !R::G::mask(R::PROMOTION_SQUARES[us]);
         }
         let kings = own & self.kings;
-        let mut n = buf.len() as u64;
+        let mut n = 0;
         for d in 0..8 {
             if R::MAN_STEPS[us].has(d) {
                 n += (R::G::step(men, d) & empty).popcount() as u64;

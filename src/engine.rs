@@ -1,0 +1,256 @@
+//! The engine façade: variant chosen at run time, positions and moves as text in, moves
+//! and progress as text out. The command line and the protocol talk only to this.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::eval::Score;
+use crate::limits::Limits;
+use crate::notation::{self, move_text, parse_board_string, parse_fen, NotationError};
+use crate::position::{MoveOf, Position};
+use crate::rules::Rules;
+use crate::search::{self, plies_to_end, Control, Info, Job};
+use crate::tt::TranspositionTable;
+use crate::variant::Variant;
+use crate::with_rules;
+
+/// Where a game starts.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Start<'a> {
+    Initial,
+    /// A PDN FEN (`W:W31,32:BK1`).
+    Fen(&'a str),
+    /// A Hub board string (`W` + one character per square).
+    Board(&'a str),
+}
+
+/// Why a request could not be served; the engine's state is unchanged.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum EngineError {
+    BadPosition(NotationError),
+    /// The move at this index (0-based) of the list is not legal there.
+    BadMove {
+        index: usize,
+        text: String,
+        reason: NotationError,
+    },
+    /// The side to move has no legal move: the game is over.
+    NoLegalMove,
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::BadPosition(e) => write!(f, "bad position: {e}"),
+            EngineError::BadMove {
+                index,
+                text,
+                reason,
+            } => {
+                write!(f, "move {} '{text}': {reason}", index + 1)
+            }
+            EngineError::NoLegalMove => write!(f, "no legal move: the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Search progress in text form.
+#[derive(Clone, PartialEq, Debug)]
+pub struct TextInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub mean_depth: f64,
+    pub multipv: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<String>,
+}
+
+impl TextInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+
+    /// The protocol's `info` line: `key=value` tokens only. `multipv` and `seldepth`
+    /// are extensions that key-value parsers skip.
+    pub fn hub_line(&self) -> String {
+        let mut s = format!(
+            "info depth={} mean-depth={:.1} seldepth={} score={} nodes={} time={:.3} nps={:.2}",
+            self.depth,
+            self.mean_depth,
+            self.seldepth,
+            score_text(self.score),
+            self.nodes,
+            self.time.as_secs_f64(),
+            self.nps() as f64 / 1e6,
+        );
+        if self.multipv > 1 {
+            s.push_str(&format!(" multipv={}", self.multipv));
+        }
+        s.push_str(&format!(" pv=\"{}\"", self.pv.join(" ")));
+        s
+    }
+}
+
+/// A score in men with two decimals, sign included (`+0.25`, `-1.00`).
+pub fn score_text(score: Score) -> String {
+    format!("{:+.2}", score as f64 / 100.0)
+}
+
+/// The result of a search, in text.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Done {
+    pub best: String,
+    pub ponder: Option<String>,
+    pub score: Score,
+    /// Plies to the end when the search saw a forced result (positive: the mover wins).
+    pub plies_to_end: Option<i32>,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<String>,
+}
+
+/// Search settings kept between searches.
+pub struct Engine {
+    tt: TranspositionTable,
+    hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+}
+
+/// A position and the hashes of the game before it, back to its last irreversible move.
+pub struct Line<R: Rules> {
+    pub position: Position<R>,
+    pub history: Vec<u64>,
+    pub moves: Vec<MoveOf<R>>,
+}
+
+/// Set up a start position and play `moves` (text, in the variant's notation) from it.
+pub fn line<R: Rules, S: AsRef<str>>(
+    start: Start<'_>,
+    moves: &[S],
+) -> Result<Line<R>, EngineError> {
+    let mut position: Position<R> = match start {
+        Start::Initial => Position::start(),
+        Start::Fen(f) => parse_fen(f).map_err(EngineError::BadPosition)?,
+        Start::Board(b) => parse_board_string(b).map_err(EngineError::BadPosition)?,
+    };
+    let mut history = Vec::new();
+    let mut played = Vec::new();
+    for (index, text) in moves.iter().enumerate() {
+        let text = text.as_ref();
+        let m = notation::parse_move(&position, text).map_err(|reason| EngineError::BadMove {
+            index,
+            text: text.to_string(),
+            reason,
+        })?;
+        let irreversible = m.is_capture() || !position.kings().contains(m.from);
+        if irreversible {
+            history.clear();
+        } else {
+            history.push(position.hash());
+        }
+        position.play(&m);
+        played.push(m);
+    }
+    Ok(Line {
+        position,
+        history,
+        moves: played,
+    })
+}
+
+impl Engine {
+    pub fn new(hash_mb: usize) -> Self {
+        Engine {
+            tt: TranspositionTable::new(hash_mb),
+            hash_mb,
+            threads: 1,
+            multipv: 1,
+        }
+    }
+
+    /// Resize the hash table (its contents are lost).
+    pub fn set_hash(&mut self, mb: usize) {
+        if mb != self.hash_mb {
+            self.tt = TranspositionTable::new(mb);
+            self.hash_mb = mb;
+        }
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Forget what earlier searches learnt (a new game; a reproducible benchmark).
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    /// Search the position reached from `start` by `moves`, reporting progress to `on_info`.
+    pub fn think<S: AsRef<str>>(
+        &self,
+        variant: Variant,
+        start: Start<'_>,
+        moves: &[S],
+        limits: Limits,
+        control: &Control,
+        on_info: &mut dyn FnMut(&TextInfo),
+    ) -> Result<Done, EngineError> {
+        with_rules!(variant, R => self.think_in::<R, S>(start, moves, limits, control, on_info))
+    }
+
+    fn think_in<R: Rules, S: AsRef<str>>(
+        &self,
+        start: Start<'_>,
+        moves: &[S],
+        limits: Limits,
+        control: &Control,
+        on_info: &mut dyn FnMut(&TextInfo),
+    ) -> Result<Done, EngineError> {
+        let line = line::<R, S>(start, moves)?;
+        let job = Job {
+            root: line.position,
+            history: &line.history,
+            limits,
+            threads: self.threads,
+            multipv: self.multipv,
+        };
+        let mut report = |i: &Info<'_, _>| {
+            on_info(&TextInfo {
+                depth: i.depth,
+                seldepth: i.seldepth,
+                mean_depth: i.mean_depth,
+                multipv: i.multipv,
+                score: i.score,
+                nodes: i.nodes,
+                time: i.time,
+                hashfull: i.hashfull,
+                pv: i.pv.iter().map(move_text::<R>).collect(),
+            })
+        };
+        let out = search::search(&job, &self.tt, control, &mut report);
+        let best = out.best.ok_or(EngineError::NoLegalMove)?;
+        Ok(Done {
+            best: move_text::<R>(&best),
+            ponder: out.ponder.map(|m| move_text::<R>(&m)),
+            score: out.score,
+            plies_to_end: plies_to_end(out.score),
+            depth: out.depth,
+            nodes: out.nodes,
+            time: out.time,
+            pv: out.pv.iter().map(move_text::<R>).collect(),
+        })
+    }
+}

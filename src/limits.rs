@@ -1,0 +1,121 @@
+//! What bounds a search, and how a clock turns into a time budget.
+
+use std::time::Duration;
+
+/// A player's clock: time left, increment per move, and moves left to the next time control.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Clock {
+    pub time: Duration,
+    pub increment: Duration,
+    pub moves_to_go: Option<u32>,
+}
+
+/// The limits of one search; those given all apply, the first reached stops it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub move_time: Option<Duration>,
+    pub clock: Option<Clock>,
+    /// Search until told to stop (analysis, pondering).
+    pub infinite: bool,
+}
+
+/// Time kept back for the protocol round trip and the thread join after a stop.
+const SAFETY: Duration = Duration::from_millis(8);
+/// Moves assumed left in the game when the clock does not say.
+const DEFAULT_MOVES_TO_GO: u32 = 30;
+
+/// When to stop: `soft` is when not to start another iteration, `hard` when to stop at once.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Budget {
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+impl Limits {
+    pub fn depth(d: u32) -> Self {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+    pub fn move_time(t: Duration) -> Self {
+        Limits {
+            move_time: Some(t),
+            ..Limits::default()
+        }
+    }
+    pub fn nodes(n: u64) -> Self {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+
+    /// The time budget these limits allow.
+    pub fn budget(&self) -> Budget {
+        if self.infinite {
+            return Budget {
+                soft: None,
+                hard: None,
+            };
+        }
+        let mut soft: Option<Duration> = None;
+        let mut hard: Option<Duration> = None;
+        if let Some(t) = self.move_time {
+            let t = t.saturating_sub(SAFETY.min(t / 4));
+            soft = Some(t);
+            hard = Some(t);
+        }
+        if let Some(c) = self.clock {
+            let left = c.time.saturating_sub(SAFETY.min(c.time / 4));
+            let mtg = c.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+            let share = left / mtg + c.increment * 3 / 4;
+            let s = share.min(left / 2);
+            let h = (share * 4).min(left * 2 / 5).max(s);
+            soft = Some(soft.map_or(s, |x| x.min(s)));
+            hard = Some(hard.map_or(h, |x| x.min(h)));
+        }
+        Budget { soft, hard }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_time_is_a_hard_limit_with_a_margin() {
+        let b = Limits::move_time(Duration::from_millis(100)).budget();
+        assert!(b.hard.expect("hard") < Duration::from_millis(100));
+        assert!(b.hard.expect("hard") >= Duration::from_millis(90));
+    }
+
+    #[test]
+    fn a_clock_never_budgets_more_than_it_has() {
+        for ms in [1u64, 10, 100, 1000, 60_000] {
+            let l = Limits {
+                clock: Some(Clock {
+                    time: Duration::from_millis(ms),
+                    increment: Duration::from_millis(ms),
+                    moves_to_go: Some(1),
+                }),
+                ..Limits::default()
+            };
+            let b = l.budget();
+            assert!(b.hard.expect("hard") <= Duration::from_millis(ms) / 2);
+            assert!(b.soft.expect("soft") <= b.hard.expect("hard"));
+        }
+    }
+
+    #[test]
+    fn infinite_has_no_budget() {
+        let l = Limits {
+            infinite: true,
+            move_time: Some(Duration::from_millis(5)),
+            ..Limits::default()
+        };
+        assert_eq!(l.budget().hard, None);
+    }
+}
