@@ -64,8 +64,8 @@ impl Limits {
         let mut soft: Option<Duration> = None;
         let mut hard: Option<Duration> = None;
         if let Some(t) = self.move_time {
+            // A fixed time per move is spent whole: no early stop between iterations.
             let t = t.saturating_sub(SAFETY.min(t / 4));
-            soft = Some(t);
             hard = Some(t);
         }
         if let Some(c) = self.clock {
@@ -74,7 +74,7 @@ impl Limits {
             let share = left / mtg + c.increment * 3 / 4;
             let s = share.min(left / 2);
             let h = (share * 4).min(left * 2 / 5).max(s);
-            soft = Some(soft.map_or(s, |x| x.min(s)));
+            soft = Some(s);
             hard = Some(hard.map_or(h, |x| x.min(h)));
         }
         Budget { soft, hard }

@@ -420,11 +420,12 @@ impl<'a, R: Rules> Worker<'a, R> {
         if self.limits.infinite || self.control.pondering() {
             return false;
         }
+        // A forced move on the clock: play it at once.
+        if self.budget.hard.is_some() && self.root_moves.len() == 1 && self.limits.depth.is_none() {
+            return true;
+        }
+        // The next iteration takes a few times as long as this one.
         if let Some(soft) = self.budget.soft {
-            if self.root_moves.len() == 1 && self.limits.depth.is_none() {
-                return true;
-            }
-            // The next iteration takes a few times as long as this one.
             if self.control.clock_elapsed() >= soft / 2 {
                 return true;
             }
