@@ -254,3 +254,12 @@ impl Engine {
         })
     }
 }
+
+/// Check a start and moves in `variant`; returns the number of legal moves at the end.
+pub fn legal_move_count<S: AsRef<str>>(
+    variant: Variant,
+    start: Start<'_>,
+    moves: &[S],
+) -> Result<usize, EngineError> {
+    with_rules!(variant, R => line::<R, S>(start, moves).map(|l| l.position.legal_moves().len()))
+}

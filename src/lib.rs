@@ -9,6 +9,7 @@ pub mod color;
 pub mod engine;
 pub mod eval;
 pub mod geometry;
+pub mod hub;
 pub mod limits;
 pub mod movegen;
 pub mod mv;

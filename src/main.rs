@@ -23,12 +23,19 @@ use damas::{with_rules, Convention, Rules, Variant};
     about = "A checkers/draughts engine for many variants"
 )]
 struct Cli {
+    /// With no command, speak the Hub protocol on stdin/stdout.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak the Hub protocol on stdin/stdout (what GUIs and pydraughts' HubEngine run).
+    Hub {
+        /// Write the whole dialogue, with timestamps, to this file.
+        #[arg(long)]
+        log: Option<std::path::PathBuf>,
+    },
     /// List the variants, one per line.
     Variants {
         /// Also print each variant's options and rule assumptions.
@@ -266,8 +273,24 @@ fn run_bench() {
     let _ = writeln!(out, "bench nodes={nodes} time={secs:.3} nps={nps}");
 }
 
+fn run_hub(log: Option<&std::path::Path>) -> Result<(), Failure> {
+    let file = match log {
+        Some(p) => Some(
+            std::fs::File::create(p)
+                .map_err(|e| Failure(format!("cannot create log '{}': {e}", p.display())))?,
+        ),
+        None => None,
+    };
+    damas::hub::run(file)?;
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return run_hub(None);
+    };
+    match command {
+        Command::Hub { log } => run_hub(log.as_deref()),
         Command::Analyse {
             variant,
             fen,

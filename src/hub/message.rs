@@ -1,0 +1,207 @@
+//! One protocol line: a command, then `name=value` arguments and bare flags.
+
+use std::fmt;
+
+/// Why a line could not be read as a message.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MessageError {
+    Empty,
+    NotUtf8,
+    TooLong(usize),
+    /// A character that may not start or be part of a name.
+    BadName(String),
+    UnterminatedQuote,
+    /// A quote inside an unquoted value, or text glued to a closing quote.
+    BadQuote,
+}
+
+impl fmt::Display for MessageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MessageError::Empty => write!(f, "empty line"),
+            MessageError::NotUtf8 => write!(f, "line is not UTF-8"),
+            MessageError::TooLong(n) => write!(f, "line too long ({n} bytes)"),
+            MessageError::BadName(s) => write!(f, "bad name '{s}'"),
+            MessageError::UnterminatedQuote => write!(f, "unterminated quote"),
+            MessageError::BadQuote => write!(f, "misplaced quote"),
+        }
+    }
+}
+
+impl std::error::Error for MessageError {}
+
+/// Longest line accepted; a board string and a long move list fit many times over.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// A parsed line.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Message {
+    pub command: String,
+    /// In order; `None` for a bare flag.
+    pub args: Vec<(String, Option<String>)>,
+}
+
+impl Message {
+    /// The value of the first argument called `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.args
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.as_deref())
+    }
+    /// Whether `name` is given (as a flag or with a value).
+    pub fn has(&self, name: &str) -> bool {
+        self.args.iter().any(|(n, _)| n == name)
+    }
+}
+
+fn is_name_char(c: char) -> bool {
+    !c.is_whitespace() && c != '=' && c != '"' && !c.is_control()
+}
+
+/// Read a line's bytes (without its newline) as a message.
+pub fn parse(bytes: &[u8]) -> Result<Message, MessageError> {
+    if bytes.len() > MAX_LINE {
+        return Err(MessageError::TooLong(bytes.len()));
+    }
+    let line = std::str::from_utf8(bytes).map_err(|_| MessageError::NotUtf8)?;
+    let line = line.trim_end_matches(['\r', '\n']);
+    let mut chars = line.char_indices().peekable();
+    let mut tokens: Vec<(String, Option<String>)> = Vec::new();
+    loop {
+        while chars.peek().is_some_and(|&(_, c)| c == ' ' || c == '\t') {
+            chars.next();
+        }
+        let Some(&(start, first)) = chars.peek() else {
+            break;
+        };
+        if !is_name_char(first) {
+            let bad: String = line[start..].chars().take(20).collect();
+            return Err(MessageError::BadName(bad));
+        }
+        let mut end = start;
+        while let Some(&(i, c)) = chars.peek() {
+            if !is_name_char(c) {
+                break;
+            }
+            end = i + c.len_utf8();
+            chars.next();
+        }
+        let name = line[start..end].to_string();
+        let value = if chars.peek().is_some_and(|&(_, c)| c == '=') {
+            chars.next();
+            Some(read_value(line, &mut chars)?)
+        } else {
+            None
+        };
+        // A name must be followed by a blank, `=` or the end of the line.
+        if let Some(&(_, c)) = chars.peek() {
+            if c != ' ' && c != '\t' {
+                return Err(if c == '"' {
+                    MessageError::BadQuote
+                } else {
+                    MessageError::BadName(name)
+                });
+            }
+        }
+        tokens.push((name, value));
+    }
+    let mut it = tokens.into_iter();
+    let (command, value) = it.next().ok_or(MessageError::Empty)?;
+    if value.is_some() {
+        return Err(MessageError::BadName(format!("{command}=")));
+    }
+    Ok(Message {
+        command,
+        args: it.collect(),
+    })
+}
+
+fn read_value(
+    line: &str,
+    chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
+) -> Result<String, MessageError> {
+    match chars.peek() {
+        Some(&(i, '"')) => {
+            chars.next();
+            for (j, c) in chars.by_ref() {
+                if c == '"' {
+                    return Ok(line[i + 1..j].to_string());
+                }
+            }
+            Err(MessageError::UnterminatedQuote)
+        }
+        Some(&(i, _)) => {
+            let mut end = i;
+            while let Some(&(j, c)) = chars.peek() {
+                if c == ' ' || c == '\t' {
+                    break;
+                }
+                if c == '"' || c == '=' || c.is_control() {
+                    return Err(MessageError::BadQuote);
+                }
+                end = j + c.len_utf8();
+                chars.next();
+            }
+            Ok(line[i..end].to_string())
+        }
+        None => Ok(String::new()),
+    }
+}
+
+/// Quote a value when the protocol requires it (empty, or holding a blank or `=`); a
+/// double quote, which the protocol cannot carry, becomes a single one.
+pub fn quote(value: &str) -> String {
+    let v = value.replace('"', "'").replace(['\n', '\r'], " ");
+    if v.is_empty() || v.contains([' ', '\t', '=']) {
+        format!("\"{v}\"")
+    } else {
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<Message, MessageError> {
+        parse(s.as_bytes())
+    }
+
+    #[test]
+    fn names_values_quotes_and_flags() {
+        let m = p("pos pos=Wbbb moves=\"32-28 19-23\" start").expect("ok");
+        assert_eq!(m.command, "pos");
+        assert_eq!(m.get("pos"), Some("Wbbb"));
+        assert_eq!(m.get("moves"), Some("32-28 19-23"));
+        assert!(m.has("start"));
+        assert_eq!(p("  go   think  ").expect("ok").args.len(), 1);
+        assert_eq!(p("set-param name=x value=\"\"").expect("ok").get("value"), Some(""));
+    }
+
+    #[test]
+    fn malformed_lines_are_errors() {
+        for bad in [
+            "",
+            "   ",
+            "=x",
+            "pos pos=\"abc",
+            "pos pos=a\"b",
+            "pos pos=\"a\"b",
+            "level depth==3",
+            "go\u{1}think",
+            "a \"b\"",
+        ] {
+            assert!(p(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(parse(&[0x66, 0xff, 0x66]), Err(MessageError::NotUtf8));
+    }
+
+    #[test]
+    fn quoting_round_trips() {
+        for v in ["", "a b", "x=y", "plain"] {
+            let line = format!("c k={}", quote(v));
+            assert_eq!(p(&line).expect("ok").get("k"), Some(v));
+        }
+    }
+}
