@@ -102,9 +102,15 @@ impl TextInfo {
     }
 }
 
-/// A score in men with two decimals, sign included (`+0.25`, `-1.00`).
+/// A score in men with two decimals, sign included (`+0.25`, `-1.00`). A decided game is
+/// written as Scan does, `±(100 - plies/100)`: `+99.97` wins in three plies.
 pub fn score_text(score: Score) -> String {
-    format!("{:+.2}", score as f64 / 100.0)
+    let centi = match plies_to_end(score) {
+        Some(n) if n > 0 => 10_000 - n,
+        Some(n) => -10_000 - n,
+        None => score,
+    };
+    format!("{:+.2}", centi as f64 / 100.0)
 }
 
 /// The result of a search, in text.

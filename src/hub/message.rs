@@ -176,7 +176,10 @@ mod tests {
         assert_eq!(m.get("moves"), Some("32-28 19-23"));
         assert!(m.has("start"));
         assert_eq!(p("  go   think  ").expect("ok").args.len(), 1);
-        assert_eq!(p("set-param name=x value=\"\"").expect("ok").get("value"), Some(""));
+        assert_eq!(
+            p("set-param name=x value=\"\"").expect("ok").get("value"),
+            Some("")
+        );
     }
 
     #[test]

@@ -166,7 +166,9 @@ impl Session {
     }
 
     fn searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|s| !s.handle.is_finished())
+        self.search
+            .as_ref()
+            .is_some_and(|s| !s.handle.is_finished())
     }
 
     /// Stop a running search and wait for its `done`.
@@ -362,7 +364,11 @@ impl Session {
         self.apply_hash();
         if let Some(e) = Arc::get_mut(&mut self.engine) {
             e.threads = self.threads;
-            e.multipv = if mode.starts_with("analy") { self.multipv } else { 1 };
+            e.multipv = if mode.starts_with("analy") {
+                self.multipv
+            } else {
+                1
+            };
         }
         let control = Arc::new(Control::new(pondering));
         let engine = Arc::clone(&self.engine);
@@ -415,7 +421,10 @@ fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
     match value.trim().to_ascii_lowercase().as_str() {
         "true" | "1" | "on" | "yes" => Ok(true),
         "false" | "0" | "off" | "no" => Ok(false),
-        _ => Err(format!("bad value '{}' for {name} (expected true or false)", clip(value))),
+        _ => Err(format!(
+            "bad value '{}' for {name} (expected true or false)",
+            clip(value)
+        )),
     }
 }
 
