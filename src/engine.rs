@@ -4,10 +4,12 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::draw::DrawRules;
 use crate::eval::Score;
+use crate::game::Game;
 use crate::limits::Limits;
 use crate::notation::{self, move_text, parse_board_string, parse_fen, NotationError};
-use crate::position::{MoveOf, Position};
+use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::{self, plies_to_end, Control, Info, Job};
 use crate::tt::TranspositionTable;
@@ -133,48 +135,39 @@ pub struct Engine {
     hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
+    /// Draw counts replacing the variant's own (`None`: the variant's).
+    pub draw: Option<DrawRules>,
 }
 
-/// A position and the hashes of the game before it, back to its last irreversible move.
-pub struct Line<R: Rules> {
-    pub position: Position<R>,
-    pub history: Vec<u64>,
-    pub moves: Vec<MoveOf<R>>,
-}
-
-/// Set up a start position and play `moves` (text, in the variant's notation) from it.
-pub fn line<R: Rules, S: AsRef<str>>(
-    start: Start<'_>,
-    moves: &[S],
-) -> Result<Line<R>, EngineError> {
-    let mut position: Position<R> = match start {
+/// The start position `start` names.
+pub fn start_position<R: Rules>(start: Start<'_>) -> Result<Position<R>, EngineError> {
+    Ok(match start {
         Start::Initial => Position::start(),
         Start::Fen(f) => parse_fen(f).map_err(EngineError::BadPosition)?,
         Start::Board(b) => parse_board_string(b).map_err(EngineError::BadPosition)?,
-    };
-    let mut history = Vec::new();
-    let mut played = Vec::new();
+    })
+}
+
+/// Set up a start position and play `moves` (text, in the variant's notation) from it.
+/// Moves after the rules have ended the game are still played (a GUI may go on after a
+/// draw the engine would have claimed); only legality is checked.
+pub fn line<R: Rules, S: AsRef<str>>(
+    start: Start<'_>,
+    moves: &[S],
+    draw: DrawRules,
+) -> Result<Game<R>, EngineError> {
+    let mut game = Game::with_draw_rules(start_position::<R>(start)?, draw);
     for (index, text) in moves.iter().enumerate() {
         let text = text.as_ref();
-        let m = notation::parse_move(&position, text).map_err(|reason| EngineError::BadMove {
+        let bad = |reason| EngineError::BadMove {
             index,
             text: text.to_string(),
             reason,
-        })?;
-        let irreversible = m.is_capture() || !position.kings().contains(m.from);
-        if irreversible {
-            history.clear();
-        } else {
-            history.push(position.hash());
-        }
-        position.play(&m);
-        played.push(m);
+        };
+        let m = notation::parse_move(game.position(), text).map_err(bad)?;
+        game.force(&m);
     }
-    Ok(Line {
-        position,
-        history,
-        moves: played,
-    })
+    Ok(game)
 }
 
 impl Engine {
@@ -184,6 +177,7 @@ impl Engine {
             hash_mb,
             threads: 1,
             multipv: 1,
+            draw: None,
         }
     }
 
@@ -225,10 +219,12 @@ impl Engine {
         control: &Control,
         on_info: &mut dyn FnMut(&TextInfo),
     ) -> Result<Done, EngineError> {
-        let line = line::<R, S>(start, moves)?;
+        let game = line::<R, S>(start, moves, self.draw.unwrap_or(R::DRAW))?;
         let job = Job {
-            root: line.position,
-            history: &line.history,
+            root: *game.position(),
+            history: game.reversible_history(),
+            counters: game.counters(),
+            draw: game.draw_rules(),
             limits,
             threads: self.threads,
             multipv: self.multipv,
@@ -267,5 +263,5 @@ pub fn legal_move_count<S: AsRef<str>>(
     start: Start<'_>,
     moves: &[S],
 ) -> Result<usize, EngineError> {
-    with_rules!(variant, R => line::<R, S>(start, moves).map(|l| l.position.legal_moves().len()))
+    with_rules!(variant, R => line::<R, S>(start, moves, R::DRAW).map(|g| g.position().legal_moves().len()))
 }

@@ -6,14 +6,17 @@
 pub mod bench;
 pub mod bitboard;
 pub mod color;
+pub mod draw;
 pub mod engine;
 pub mod eval;
+pub mod game;
 pub mod geometry;
 pub mod hub;
 pub mod limits;
 pub mod movegen;
 pub mod mv;
 pub mod notation;
+pub mod pdn;
 pub mod perft;
 pub mod piece;
 pub mod position;

@@ -3,6 +3,7 @@
 //! monomorphised copy of one generic generator.
 
 use crate::color::Color;
+use crate::draw::{DrawRules, Endgame, Lone};
 use crate::geometry::*;
 
 /// When jumped pieces leave the board.
@@ -104,6 +105,10 @@ pub trait Rules: Copy + Send + Sync + Default + 'static {
     const OPENING_REMOVALS: bool = false;
     /// The side with no legal move wins instead of losing.
     const LOSER_WINS: bool = false;
+    /// The PDN `GameType` number, where the PDN standard has one.
+    const PDN_GAME_TYPE: Option<u8> = None;
+    /// How games are drawn (agreement aside).
+    const DRAW: DrawRules = DrawRules::REPETITION;
     /// Promotion squares per colour.
     const PROMOTION_SQUARES: [u128; 2] = far_ranks(&Self::G::LAYOUT);
     /// Start position: men per colour, then parachutists per colour.
@@ -157,6 +162,11 @@ impl Rules for English {
     const PROMOTION: Promotion = Promotion::Stop;
     const PRECEDENCE: Precedence = Precedence::Free;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const DRAW: DrawRules = DrawRules {
+        quiet_plies: 40,
+        ..DrawRules::REPETITION
+    };
+    const PDN_GAME_TYPE: Option<u8> = Some(21);
     const SUMMARY: &'static str =
         "English/American checkers: short kings, men forward only, free choice of capture";
 }
@@ -177,6 +187,11 @@ impl Rules for EnglishFreeCapture {
     const PRECEDENCE: Precedence = Precedence::Free;
     const MANDATORY_CAPTURE: bool = false;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const DRAW: DrawRules = DrawRules {
+        quiet_plies: 40,
+        ..DrawRules::REPETITION
+    };
+    const PDN_GAME_TYPE: Option<u8> = Some(21);
     const SUMMARY: &'static str = "English checkers, capture optional at the start of a turn";
 }
 
@@ -213,6 +228,12 @@ impl Rules for Czech {
     const PROMOTION: Promotion = Promotion::Stop;
     const PRECEDENCE: Precedence = Precedence::KingFirst;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const DRAW: DrawRules = DrawRules {
+        quiet_plies: 30,
+        ..DrawRules::REPETITION
+    };
+    const ASSUMPTIONS: &'static [&'static str] = &["draw after 15 moves by each side (30 plies) without a capture or man move (the rule text does not say whether per side)"];
+    const PDN_GAME_TYPE: Option<u8> = Some(29);
     const SUMMARY: &'static str =
         "Czech draughts: flying kings, men capture forward, kings capture first";
 }
@@ -232,6 +253,13 @@ impl Rules for Russian {
     const PROMOTION: Promotion = Promotion::Continue;
     const PRECEDENCE: Precedence = Precedence::Free;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const DRAW: DrawRules = DrawRules {
+        quiet_plies: 30,
+        endgame: Endgame::Russian,
+        ..DrawRules::REPETITION
+    };
+    const ASSUMPTIONS: &'static [&'static str] = &["draw counters as implemented in pydraughts (15 moves each of king moves; endgame limits 5/15/30/60 moves each)"];
+    const PDN_GAME_TYPE: Option<u8> = Some(25);
     const SUMMARY: &'static str =
         "Russian draughts: flying kings, free choice, crowned men capture on as kings";
 }
@@ -251,6 +279,11 @@ impl Rules for Brazilian {
     const PROMOTION: Promotion = Promotion::EndOfMove;
     const PRECEDENCE: Precedence = Precedence::Count;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const DRAW: DrawRules = DrawRules {
+        lone: Lone::KingEach,
+        ..DrawRules::REPETITION
+    };
+    const PDN_GAME_TYPE: Option<u8> = Some(26);
     const SUMMARY: &'static str =
         "Brazilian draughts: International rules on 8x8 (majority capture)";
 }
@@ -269,6 +302,12 @@ impl Rules for International {
     const PROMOTION: Promotion = Promotion::EndOfMove;
     const PRECEDENCE: Precedence = Precedence::Count;
     const START_MEN: [u128; 2] = rows_start(&Dark10::LAYOUT, 4);
+    const DRAW: DrawRules = DrawRules {
+        quiet_plies: 50,
+        endgame: Endgame::Fmjd,
+        ..DrawRules::REPETITION
+    };
+    const PDN_GAME_TYPE: Option<u8> = Some(20);
     const SUMMARY: &'static str = "International draughts 10x10: flying kings, majority capture";
 }
 
@@ -286,6 +325,13 @@ impl Rules for Canadian {
     const PROMOTION: Promotion = Promotion::EndOfMove;
     const PRECEDENCE: Precedence = Precedence::Count;
     const START_MEN: [u128; 2] = rows_start(&Dark12::LAYOUT, 5);
+    const DRAW: DrawRules = DrawRules {
+        endgame: Endgame::Fmjd,
+        ..DrawRules::REPETITION
+    };
+    const ASSUMPTIONS: &'static [&'static str] =
+        &["FMJD endgame counters (16 and 5 moves each) applied by analogy; no 25-move rule"];
+    const PDN_GAME_TYPE: Option<u8> = Some(27);
     const SUMMARY: &'static str = "Canadian draughts 12x12: International rules, 30 men each";
 }
 
@@ -305,6 +351,7 @@ impl Rules for Thai {
     const PROMOTION: Promotion = Promotion::Stop;
     const PRECEDENCE: Precedence = Precedence::Free;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 2);
+    const PDN_GAME_TYPE: Option<u8> = Some(31);
     const SUMMARY: &'static str =
         "Thai draughts: 8 men, kings land right behind the victim, immediate removal";
 }
@@ -323,6 +370,13 @@ impl Rules for Portuguese {
     const PROMOTION: Promotion = Promotion::Stop;
     const PRECEDENCE: Precedence = Precedence::CountThenKings;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const DRAW: DrawRules = DrawRules {
+        quiet_plies: 40,
+        ..DrawRules::REPETITION
+    };
+    const ASSUMPTIONS: &'static [&'static str] =
+        &["limited-moves law read as 20 moves each (40 plies) without a capture or man move"];
+    const PDN_GAME_TYPE: Option<u8> = Some(28);
     const SUMMARY: &'static str =
         "Portuguese draughts: flying kings, men forward only, most pieces then most kings";
 }
@@ -342,6 +396,13 @@ impl Rules for Italian {
     const PRECEDENCE: Precedence = Precedence::Italian;
     const MEN_CAPTURE_KINGS: bool = false;
     const START_MEN: [u128; 2] = rows_start(&Dark8::LAYOUT, 3);
+    const DRAW: DrawRules = DrawRules {
+        repetitions: 4,
+        quiet_plies: 80,
+        ..DrawRules::REPETITION
+    };
+    const ASSUMPTIONS: &'static [&'static str] = &["fourth repetition and 40 moves each (80 plies) without a capture or man move draw (FID technical rules as DCTL encodes them); both counts are options"];
+    const PDN_GAME_TYPE: Option<u8> = Some(22);
     const SUMMARY: &'static str =
         "Italian draughts: short kings, men cannot take kings, FID precedence";
 }
@@ -368,6 +429,11 @@ impl Rules for Turkish {
         Full8::LAYOUT.ranks_mask(1, 3),
         Full8::LAYOUT.ranks_mask(5, 7),
     ];
+    const DRAW: DrawRules = DrawRules {
+        lone: Lone::PieceEach,
+        ..DrawRules::REPETITION
+    };
+    const PDN_GAME_TYPE: Option<u8> = Some(30);
     const SUMMARY: &'static str =
         "Turkish draughts: orthogonal men and flying kings, majority capture, immediate removal";
 }
@@ -391,5 +457,10 @@ impl Rules for TurkishCrownContinues {
     const PROMOTION: Promotion = Promotion::Continue;
     const PRECEDENCE: Precedence = Precedence::Count;
     const START_MEN: [u128; 2] = Turkish::START_MEN;
+    const DRAW: DrawRules = DrawRules {
+        lone: Lone::PieceEach,
+        ..DrawRules::REPETITION
+    };
+    const PDN_GAME_TYPE: Option<u8> = Some(30);
     const SUMMARY: &'static str = "Turkish draughts, a man crowned mid-capture continues as a king";
 }

@@ -9,7 +9,8 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::bitboard::{Bitboard, Word};
+use crate::bitboard::Word;
+use crate::draw::{DrawCounters, DrawRules, Lone};
 use crate::eval::{evaluate, Score};
 use crate::limits::{Budget, Limits};
 use crate::movegen::Convention;
@@ -140,6 +141,9 @@ pub struct Job<'a, R: Rules> {
     /// Hashes of the game's earlier positions back to its last irreversible move, oldest
     /// first; repetitions of them count as draws.
     pub history: &'a [u64],
+    /// The draw counters at the root and the rules that read them.
+    pub counters: DrawCounters,
+    pub draw: DrawRules,
     pub limits: Limits,
     pub threads: usize,
     /// How many best lines to report (analysis); 1 for play.
@@ -228,8 +232,9 @@ struct Worker<'a, R: Rules> {
     leaves: u64,
     /// Hashes of the game before the root, then of each ply of the current line.
     hashes: Vec<u64>,
-    /// Plies since the last irreversible move, per ply.
-    reversible: [u32; MAX_PLY + 2],
+    draw: DrawRules,
+    /// Draw counters per ply of the current line.
+    counters: [DrawCounters; MAX_PLY + 2],
     killers: [[Option<MoveOf<R>>; 2]; MAX_PLY + 2],
     history: Vec<i32>,
     lists: Vec<Vec<MoveOf<R>>>,
@@ -253,10 +258,12 @@ impl<'a, R: Rules> Worker<'a, R> {
         id: usize,
     ) -> Self {
         let mut hashes = job.history.to_vec();
-        let base = hashes.len();
         hashes.push(job.root.hash());
-        let mut reversible = [0; MAX_PLY + 2];
-        reversible[0] = base as u32;
+        let mut counters = [DrawCounters::default(); MAX_PLY + 2];
+        counters[0] = DrawCounters {
+            quiet: job.counters.quiet.max(job.history.len() as u16),
+            ..job.counters
+        };
         let root_moves = job
             .root
             .legal_moves()
@@ -283,7 +290,8 @@ impl<'a, R: Rules> Worker<'a, R> {
             leaf_plies: 0,
             leaves: 0,
             hashes,
-            reversible,
+            draw: job.draw,
+            counters,
             killers: [[None; 2]; MAX_PLY + 2],
             history: vec![0; 2 << 14],
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
@@ -530,16 +538,17 @@ impl<'a, R: Rules> Worker<'a, R> {
         0
     }
 
-    /// Push the child's hash and its reversible-ply count.
+    /// Push the child's hash and its draw counters.
     #[inline]
     fn enter(&mut self, ply: usize, parent: &Position<R>, m: &MoveOf<R>, child: &Position<R>) {
         self.hashes.push(child.hash());
-        let irreversible = m.is_capture() || !Bitboard(parent.kings).contains(m.from);
-        self.reversible[ply] = if irreversible {
-            0
-        } else {
-            self.reversible[ply - 1] + 1
-        };
+        self.counters[ply] = self.counters[ply - 1].after(&self.draw, parent, m, child);
+    }
+
+    /// The variant's draw rules end the game at `ply` (a side without a move still loses).
+    #[inline]
+    fn drawn(&self, pos: &Position<R>, ply: usize) -> bool {
+        self.draw.verdict(pos, &self.counters[ply]).is_some() && !pos.legal_moves().is_empty()
     }
 
     /// The position at `ply` repeats one earlier in the game or the line.
@@ -547,7 +556,10 @@ impl<'a, R: Rules> Worker<'a, R> {
     fn repeated(&self, ply: usize) -> bool {
         let n = self.hashes.len() - 1;
         let h = self.hashes[n];
-        let back = self.reversible[ply] as usize;
+        if self.draw.repetitions == 0 {
+            return false;
+        }
+        let back = self.counters[ply].quiet as usize;
         let mut k = 4;
         while k <= back && k <= n {
             if self.hashes[n - k] == h {
@@ -576,7 +588,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         pv_node: bool,
     ) -> Score {
         self.pv[ply].clear();
-        if self.repeated(ply) {
+        if self.repeated(ply) || self.drawn(pos, ply) {
             return DRAW;
         }
         // Mate-distance pruning: nothing here beats a win found nearer the root.
@@ -710,6 +722,13 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         if ply > self.seldepth {
             self.seldepth = ply;
+        }
+        // Captures reset every counter; only the material rule can draw here.
+        if self.draw.lone != Lone::None
+            && self.draw.verdict(pos, &DrawCounters::default()).is_some()
+            && !pos.legal_moves().is_empty()
+        {
+            return DRAW;
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();

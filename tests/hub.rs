@@ -94,8 +94,8 @@ fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 
 fn legal_after(variant: Variant, moves: &[String]) -> Vec<String> {
     with_rules!(variant, R => {
-        let l = line::<R, String>(Start::Initial, moves).expect("line");
-        l.position.legal_moves().iter().map(move_text::<R>).collect()
+        let l = line::<R, String>(Start::Initial, moves, <R as damas::Rules>::DRAW).expect("line");
+        l.position().legal_moves().iter().map(move_text::<R>).collect()
     })
 }
 
