@@ -3,10 +3,15 @@
 
 use std::fmt;
 
+use crate::bitboard::Bitboard;
 use crate::game::{Game, GameError, GameResult};
+use crate::geometry::{Geometry, DELTA};
 use crate::notation::{self, MoveText, NotationError};
+use crate::piece::Kind;
 use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
+use crate::rules::{Landing, Promotion, Removal};
+use crate::square::Square;
 use crate::variant::Variant;
 use crate::with_rules;
 
@@ -263,27 +268,132 @@ fn move_token(t: &str) -> Option<&str> {
     (!t.is_empty()).then_some(t)
 }
 
-/// A move in PDN: `from-to`, `fromxto`, or the full capture form when two captures share
-/// their ends.
+/// A move in PDN: `from-to`, `fromxto`, or, when two captures share their ends, the path
+/// of every landing square (`from x l1 x … x to`).
 pub fn pdn_move_text<R: Rules>(position: &Position<R>, m: &MoveOf<R>) -> String {
-    let full = notation::move_text::<R>(m);
+    let name = notation::square_name::<R>;
     if !m.is_capture() {
-        return full;
+        return notation::move_text::<R>(m);
     }
     let twins = position
         .legal_moves()
         .iter()
         .filter(|o| o.from == m.from && o.to == m.to && o.is_capture())
         .count();
-    if twins > 1 {
-        full
-    } else {
-        format!(
-            "{}x{}",
-            notation::square_name::<R>(m.from),
-            notation::square_name::<R>(m.to)
-        )
+    match capture_path(position, m, None) {
+        Some(path) if twins > 1 => {
+            let mut s = name(m.from);
+            for sq in path {
+                s.push('x');
+                s.push_str(&name(sq));
+            }
+            s
+        }
+        None if twins > 1 => notation::move_text::<R>(m),
+        _ => format!("{}x{}", name(m.from), name(m.to)),
     }
+}
+
+/// Landing squares of capture `m` (its last is `m.to`); with `want`, only that path.
+fn capture_path<R: Rules>(
+    position: &Position<R>,
+    m: &MoveOf<R>,
+    want: Option<&[Square]>,
+) -> Option<Vec<Square>> {
+    let layout = R::G::LAYOUT;
+    let mover = position.piece_at(m.from)?;
+    let coords = |sq: Square| {
+        layout
+            .coords(sq.index() as u32)
+            .map(|(f, r)| (f as i32, r as i32))
+    };
+    let at = |f: i32, r: i32| layout.index(f, r).map(|i| Square::new(i as u8));
+    let empty = |sq: Square, jumped: &[Square]| {
+        (sq == m.from || position.piece_at(sq).is_none())
+            && (R::REMOVAL == Removal::Immediate || !jumped.contains(&sq))
+    };
+    let victims: Vec<Square> = m.captured.collect();
+    let promotion = Bitboard::<u128>(R::PROMOTION_SQUARES[mover.color.index()]);
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        sq: Square,
+        king: bool,
+        jumped: &mut Vec<Square>,
+        path: &mut Vec<Square>,
+        victims: &[Square],
+        to: Square,
+        want: Option<&[Square]>,
+        ctx: &dyn Fn(Square, bool, &[Square]) -> Vec<(Square, Square, bool)>,
+    ) -> bool {
+        if jumped.len() == victims.len() {
+            return sq == to;
+        }
+        for (victim, land, crowned) in ctx(sq, king, jumped) {
+            if want.is_some_and(|w| w.get(path.len()) != Some(&land)) {
+                continue;
+            }
+            jumped.push(victim);
+            path.push(land);
+            if walk(land, king || crowned, jumped, path, victims, to, want, ctx) {
+                return true;
+            }
+            jumped.pop();
+            path.pop();
+        }
+        false
+    }
+    // Every (victim, landing square, crowned there) one jump from `sq` can make.
+    let jumps = |sq: Square, king: bool, jumped: &[Square]| {
+        let mut out = Vec::new();
+        let Some((f, r)) = coords(sq) else {
+            return out;
+        };
+        let flying = king && R::FLYING_KINGS;
+        for (df, dr) in DELTA {
+            let (mut x, mut y) = (f + df, r + dr);
+            while let Some(s) = at(x, y) {
+                if !empty(s, jumped) || !flying {
+                    break;
+                }
+                x += df;
+                y += dr;
+            }
+            let Some(victim) = at(x, y) else { continue };
+            if !victims.contains(&victim) || jumped.contains(&victim) {
+                continue;
+            }
+            let (mut lx, mut ly) = (x + df, y + dr);
+            while let Some(land) = at(lx, ly) {
+                if !empty(land, jumped) {
+                    break;
+                }
+                let crowned = !king
+                    && R::PROMOTION == Promotion::Continue
+                    && promotion.contains(Square::new(land.index() as u8));
+                out.push((victim, land, crowned));
+                if !flying || R::LANDING == Landing::DirectlyBehind {
+                    break;
+                }
+                lx += df;
+                ly += dr;
+            }
+        }
+        out
+    };
+    let mut jumped = Vec::new();
+    let mut path = Vec::new();
+    let king = mover.kind == Kind::King;
+    walk(
+        m.from,
+        king,
+        &mut jumped,
+        &mut path,
+        &victims,
+        m.to,
+        want,
+        &jumps,
+    )
+    .then_some(path)
 }
 
 /// Resolve PDN move text: a path of landing squares (`32x23x14`), or our full form with
@@ -306,6 +416,16 @@ pub fn resolve_pdn_move<R: Rules>(
         .collect();
     if ends.len() == 1 {
         return Ok(ends[0]);
+    }
+    if ends.len() > 1 && squares.len() > 2 {
+        let path = &squares[1..];
+        let fits: Vec<_> = ends
+            .iter()
+            .filter(|m| capture_path(position, m, Some(path)).is_some())
+            .collect();
+        if fits.len() == 1 {
+            return Ok(*fits[0]);
+        }
     }
     mt.resolve(position)
 }

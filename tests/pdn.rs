@@ -144,3 +144,34 @@ fn bad_files_give_typed_errors() {
         Err(PdnError::BadFen(_))
     ));
 }
+
+fn every_move_text_resolves<R: Rules>() -> usize {
+    let mut twins = 0;
+    for seed in 0..30 {
+        let game = random_game::<R>(seed, 200);
+        let mut pos = *game.start();
+        for m in game.moves() {
+            for l in pos.legal_moves() {
+                let text = pdn::pdn_move_text(&pos, &l);
+                twins += text.matches('x').count().saturating_sub(1);
+                assert_eq!(
+                    pdn::resolve_pdn_move(&pos, &text),
+                    Ok(l),
+                    "{} {pos:?} {text}",
+                    R::NAME
+                );
+            }
+            pos.play(m);
+        }
+    }
+    twins
+}
+
+#[test]
+fn every_pdn_move_text_names_its_move() {
+    let mut paths = 0;
+    for &v in Variant::ALL {
+        paths += with_rules!(v, R => every_move_text_resolves::<R>());
+    }
+    assert!(paths > 0, "some captures needed a landing-square path");
+}
