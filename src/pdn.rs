@@ -294,6 +294,10 @@ pub fn pdn_move_text<R: Rules>(position: &Position<R>, m: &MoveOf<R>) -> String 
     }
 }
 
+/// Every (victim, landing square, crowned there) one jump from a square can make, for a
+/// man or king, given the pieces already jumped.
+type Jumps<'a> = dyn Fn(Square, bool, &[Square]) -> Vec<(Square, Square, bool)> + 'a;
+
 /// Landing squares of capture `m` (its last is `m.to`); with `want`, only that path.
 fn capture_path<R: Rules>(
     position: &Position<R>,
@@ -323,7 +327,7 @@ fn capture_path<R: Rules>(
         victims: &[Square],
         to: Square,
         want: Option<&[Square]>,
-        ctx: &dyn Fn(Square, bool, &[Square]) -> Vec<(Square, Square, bool)>,
+        ctx: &Jumps<'_>,
     ) -> bool {
         if jumped.len() == victims.len() {
             return sq == to;
