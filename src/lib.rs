@@ -19,6 +19,7 @@ pub mod notation;
 pub mod pdn;
 pub mod perft;
 pub mod piece;
+pub mod play;
 pub mod position;
 pub mod rules;
 pub mod search;

@@ -11,6 +11,7 @@ use damas::engine::{Engine, Start};
 use damas::limits::Limits;
 use damas::notation::{move_text, parse_fen, parse_move, write_board_string, write_fen};
 use damas::perft::{divide, perft};
+use damas::play;
 use damas::position::Position;
 use damas::search::Control;
 use damas::terminal::diagram;
@@ -75,6 +76,29 @@ enum Command {
     },
     /// Search fixed positions to fixed depths (one thread): a reproducible node count and speed.
     Bench,
+    /// Play a game against the engine at the terminal.
+    Play {
+        #[arg(long, default_value = "english")]
+        variant: String,
+        /// Start from this PDN FEN instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// The side you play: `white`, `black`, or `none` to watch the engine play itself.
+        #[arg(long, default_value = "first")]
+        side: String,
+        /// Engine seconds per move.
+        #[arg(long, default_value_t = 2.0)]
+        movetime: f64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Write the game to this PDN file when it ends.
+        #[arg(long)]
+        pdn: Option<std::path::PathBuf>,
+        #[arg(long = "option")]
+        options: Vec<String>,
+    },
     /// Count the move paths of a given depth.
     Perft {
         #[arg(long, default_value = "english")]
@@ -305,6 +329,29 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Bench => {
             run_bench();
             Ok(())
+        }
+        Command::Play {
+            variant,
+            fen,
+            side,
+            movetime,
+            threads,
+            hash,
+            pdn,
+            options,
+        } => {
+            let v = variant_with_options(&variant, &options)?;
+            let settings = play::Settings {
+                variant: v,
+                fen,
+                side,
+                move_time: seconds(movetime)?,
+                threads: threads.clamp(1, 512),
+                hash: hash.clamp(1, 1 << 16),
+                pdn,
+            };
+            with_rules!(v, R => play::run::<R>(&settings, &mut std::io::stdin().lock(), &mut std::io::stdout()))
+                .map_err(|e| Failure(e.to_string()))
         }
         Command::Variants { verbose } => {
             for &v in Variant::ALL {
