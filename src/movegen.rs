@@ -278,11 +278,45 @@ fn dedupe<W: Word>(moves: &mut Vec<Move<W>>, start: usize) {
 impl<R: Rules> Position<R> {
     /// All legal moves, appended to `out`.
     pub fn generate(&self, out: &mut Vec<MoveOf<R>>, convention: Convention) {
+        if R::OPENING_REMOVALS && self.generate_removals(out) {
+            return;
+        }
         let start = out.len();
         self.generate_legal_captures(out, convention);
         if out.len() == start || !R::MANDATORY_CAPTURE {
             self.generate_quiet(out);
         }
+    }
+
+    /// Konane's opening: on the full board the first player lifts one of its pieces from
+    /// `FIRST_REMOVALS`; with a single hole the second player lifts one of its pieces next to
+    /// it. Returns whether the position is in that phase (the removals are then all its moves).
+    fn generate_removals(&self, out: &mut Vec<MoveOf<R>>) -> bool {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let own = self.by_color[self.side.index()];
+        let empty = R::G::VALID & !(self.by_color[0] | self.by_color[1]);
+        let lift = if empty == zero && self.side == R::FIRST {
+            own & R::G::mask(R::FIRST_REMOVALS)
+        } else if empty.popcount() == 1 && self.side != R::FIRST {
+            let mut next = zero;
+            for d in 0..8 {
+                if R::SECOND_REMOVAL_DIRS.has(d) {
+                    next |= R::G::step(empty, d);
+                }
+            }
+            own & next
+        } else {
+            return false;
+        };
+        for sq in Bitboard(lift) {
+            out.push(Move {
+                from: sq,
+                to: sq,
+                captured: Bitboard::EMPTY,
+                flags: Move::<WordOf<R>>::REMOVES_OWN,
+            });
+        }
+        true
     }
 
     /// The legal moves as a new vector (official convention).
@@ -393,36 +427,34 @@ impl<R: Rules> Position<R> {
             if !R::MAN_STEPS[us].has(d) {
                 continue;
             }
+            let shift = R::G::SHIFT[d];
+            for to in Bitboard(R::G::step(men, d) & empty) {
+                let from = Square::new((to.index() as i32 - shift) as u8);
+                out.push(Move {
+                    from,
+                    to,
+                    captured: Bitboard::EMPTY,
+                    flags: promo_flag(to),
+                });
+            }
             if R::LINE_MOVES {
-                for from in Bitboard(men) {
-                    let mut p = R::G::neighbour(from, d);
-                    while let Some(x) = p {
-                        if men & bit::<WordOf<R>>(x) == zero {
-                            break;
-                        }
-                        p = R::G::neighbour(x, d);
+                // Lines of k men advancing one square: the rearmost man lands on the empty
+                // square in front of the leading one, k squares ahead.
+                let back = opposite(d);
+                let mut from = R::G::step(R::G::step(empty, back) & men, back) & men;
+                let mut k = 2;
+                while from != zero {
+                    for f in Bitboard(from) {
+                        let to = Square::new((f.index() as i32 + k * shift) as u8);
+                        out.push(Move {
+                            from: f,
+                            to,
+                            captured: Bitboard::EMPTY,
+                            flags: promo_flag(to),
+                        });
                     }
-                    if let Some(to) = p {
-                        if empty & bit::<WordOf<R>>(to) != zero {
-                            out.push(Move {
-                                from,
-                                to,
-                                captured: Bitboard::EMPTY,
-                                flags: promo_flag(to),
-                            });
-                        }
-                    }
-                }
-            } else {
-                let shift = R::G::SHIFT[d];
-                for to in Bitboard(R::G::step(men, d) & empty) {
-                    let from = Square::new((to.index() as i32 - shift) as u8);
-                    out.push(Move {
-                        from,
-                        to,
-                        captured: Bitboard::EMPTY,
-                        flags: promo_flag(to),
-                    });
+                    from = R::G::step(from, back) & men;
+                    k += 1;
                 }
             }
         }
@@ -454,7 +486,7 @@ impl<R: Rules> Position<R> {
     /// Number of legal moves; plain moves are counted with board-wide shifts, not listed.
     pub fn count_moves(&self, convention: Convention, buf: &mut Vec<MoveOf<R>>) -> u64 {
         buf.clear();
-        if R::OPENING_REMOVALS || R::LINE_MOVES {
+        if R::OPENING_REMOVALS {
             self.generate(buf, convention);
             return buf.len() as u64;
         }
@@ -467,11 +499,6 @@ impl<R: Rules> Position<R> {
 
     /// Number of plain (non-capturing) moves, counted with board-wide shifts where it can.
     pub fn count_quiet(&self) -> u64 {
-        if R::OPENING_REMOVALS || R::LINE_MOVES {
-            let mut v = Vec::new();
-            self.generate_quiet(&mut v);
-            return v.len() as u64;
-        }
         let us = self.side.index();
         let own = self.by_color[us];
         let empty = R::G::VALID & !(own | self.by_color[1 - us]);
@@ -483,7 +510,15 @@ impl<R: Rules> Position<R> {
         let mut n = 0;
         for d in 0..8 {
             if R::MAN_STEPS[us].has(d) {
-                n += (R::G::step(men, d) & empty).popcount() as u64;
+                let back = opposite(d);
+                let mut from = R::G::step(empty, back) & men;
+                while from != <WordOf<R> as Word>::ZERO {
+                    n += from.popcount() as u64;
+                    if !R::LINE_MOVES {
+                        break;
+                    }
+                    from = R::G::step(from, back) & men;
+                }
             }
             if R::KING_STEPS.has(d) {
                 let mut s = R::G::step(kings, d) & empty;
