@@ -362,9 +362,13 @@ impl<R: Rules> Position<R> {
         let kings = own & self.kings;
         let paras = own & self.paras;
         let men = own & !self.kings & !self.paras;
-        let jumping_men = self.men_that_can_jump(men, R::MAN_JUMPS[us], empty);
-        let para_dirs = R::MAN_JUMPS[1 - us];
-        let jumping_paras = if R::PARACHUTISTS {
+        let jumping_men = if men != zero {
+            self.men_that_can_jump(men, R::MAN_JUMPS[us], empty)
+        } else {
+            zero
+        };
+        let para_dirs = R::PARACHUTIST_JUMPS[us];
+        let jumping_paras = if R::PARACHUTISTS && paras != zero {
             self.men_that_can_jump(paras, para_dirs, empty)
         } else {
             zero
@@ -486,15 +490,57 @@ impl<R: Rules> Position<R> {
     /// Number of legal moves; plain moves are counted with board-wide shifts, not listed.
     pub fn count_moves(&self, convention: Convention, buf: &mut Vec<MoveOf<R>>) -> u64 {
         buf.clear();
-        if R::OPENING_REMOVALS {
-            self.generate(buf, convention);
+        if R::OPENING_REMOVALS && self.generate_removals(buf) {
             return buf.len() as u64;
+        }
+        if R::STRAIGHT_OPTIONAL_SEQUENCES
+            && R::PRECEDENCE == Precedence::Free
+            && (self.kings | self.paras) == <WordOf<R> as Word>::ZERO
+        {
+            let n = self.count_straight_captures();
+            if n > 0 && R::MANDATORY_CAPTURE {
+                return n;
+            }
+            return n + self.count_quiet();
         }
         self.generate_legal_captures(buf, convention);
         if !buf.is_empty() && R::MANDATORY_CAPTURE {
             return buf.len() as u64;
         }
         buf.len() as u64 + self.count_quiet()
+    }
+
+    /// Number of capture moves when every sequence keeps one direction and may stop after any
+    /// jump, and only men stand on the board: a man that can make `k` jumps in a row in one
+    /// direction has `k` moves there, counted with board-wide shifts. (The squares it leaves
+    /// and the pieces it removes lie behind it, so the removal timing does not matter.)
+    fn count_straight_captures(&self) -> u64 {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let us = self.side.index();
+        let men = self.by_color[us];
+        let mut targets = self.by_color[1 - us];
+        if !R::MEN_CAPTURE_KINGS {
+            targets &= !self.kings;
+        }
+        let empty = R::G::VALID & !(men | self.by_color[1 - us]);
+        let mut n = 0;
+        for d in 0..8 {
+            if !R::MAN_JUMPS[us].has(d) {
+                continue;
+            }
+            let back = opposite(d);
+            // Squares from which one jump in direction d lands on an empty square.
+            let jump = R::G::step(R::G::step(empty, back) & targets, back);
+            let mut chain = jump;
+            let mut from = men & chain;
+            while from != zero {
+                n += from.popcount() as u64;
+                // Squares from which k + 1 jumps in a row exist.
+                chain = jump & R::G::step(R::G::step(chain, back), back);
+                from = men & chain;
+            }
+        }
+        n
     }
 
     /// Number of plain (non-capturing) moves, counted with board-wide shifts where it can.

@@ -98,6 +98,8 @@ pub trait Rules: Copy + Send + Sync + Default + 'static {
     const FAR_RANK_FROZEN: bool = false;
     /// Parachutists: capture-only pieces that become men after their jump.
     const PARACHUTISTS: bool = false;
+    /// Directions of a parachutist's jump, per colour: towards its own side.
+    const PARACHUTIST_JUMPS: [DirSet; 2] = [Self::MAN_JUMPS[1], Self::MAN_JUMPS[0]];
     /// Whether a parachutist's new man goes on jumping.
     const PARACHUTE_CONTINUES: bool = false;
     /// The game opens with two removals of own pieces (Konane): on the full board the first
