@@ -2,6 +2,7 @@
 //! constants of `Rules`.
 
 use crate::bitboard::{Bitboard, Word};
+use crate::color::Color;
 use crate::geometry::{opposite, Dir, DirSet, Geometry};
 use crate::mv::Move;
 use crate::position::{MoveOf, Position, WordOf};
@@ -57,6 +58,19 @@ impl<R: Rules> Capture<'_, R> {
             t &= !self.enemy_kings;
         }
         t & bit::<WordOf<R>>(sq) != <WordOf<R> as Word>::ZERO
+    }
+    /// A quick necessary condition for a short jump from `sq`: an enemy still to take next to
+    /// it and an empty square two steps away.
+    #[inline(always)]
+    fn may_jump_from(&self, sq: Square) -> bool {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let i = sq.index();
+        let empty = match R::REMOVAL {
+            Removal::Delayed => self.empty,
+            Removal::Immediate => self.empty | self.captured,
+        };
+        (self.enemies & !self.captured) & R::G::mask(R::G::RING1[i]) != zero
+            && empty & R::G::mask(R::G::RING2[i]) != zero
     }
     #[inline(always)]
     fn take(&mut self, v: Square) {
@@ -119,6 +133,9 @@ impl<R: Rules> Capture<'_, R> {
 
     /// Short jumps of a man (or parachutist) standing on `sq`; true if any was found.
     fn man_jumps(&mut self, sq: Square, dirs: DirSet, parachutist: bool) -> bool {
+        if !self.may_jump_from(sq) {
+            return false;
+        }
         let mut found = false;
         for d in 0..8 {
             if !dirs.has(d) {
@@ -195,6 +212,9 @@ impl<R: Rules> Capture<'_, R> {
 
     /// Jumps of a king standing on `sq`; true if any was found.
     fn king_jumps(&mut self, sq: Square, dirs: DirSet) -> bool {
+        if !R::FLYING_KINGS && !self.may_jump_from(sq) {
+            return false;
+        }
         let mut found = false;
         for d in 0..8 {
             if !dirs.has(d) {
@@ -503,11 +523,101 @@ impl<R: Rules> Position<R> {
             }
             return n + self.count_quiet();
         }
+        if matches!(
+            R::PRECEDENCE,
+            Precedence::Free | Precedence::KingFirst | Precedence::Count
+        ) {
+            if let Some(n) = self.count_single_jumps() {
+                if n > 0 && R::MANDATORY_CAPTURE {
+                    return n;
+                }
+                return n + self.count_quiet();
+            }
+        }
         self.generate_legal_captures(buf, convention);
         if !buf.is_empty() && R::MANDATORY_CAPTURE {
             return buf.len() as u64;
         }
         buf.len() as u64 + self.count_quiet()
+    }
+
+    /// Number of captures, counted with board-wide shifts, when the side to move has no king
+    /// and no jump of its men can go on: each single jump is then one move, and under the
+    /// precedence rules that admit this path (free choice, king first, most pieces) every one
+    /// is legal. `None` when some landing square allows a further jump (or a crowning that goes
+    /// on as a king): the caller then lists the captures.
+    ///
+    /// The test for a further jump reads the board before the move; the squares the move
+    /// empties (its origin, and with immediate removal its victim) cannot be the landing square
+    /// of a next short jump, since only a jump back over the victim reaches the origin.
+    fn count_single_jumps(&self) -> Option<u64> {
+        if R::STRAIGHT_OPTIONAL_SEQUENCES {
+            return None;
+        }
+        // One copy per side, so that each side's direction sets are constants.
+        match self.side {
+            Color::White => self.count_single_jumps_of::<0>(),
+            Color::Black => self.count_single_jumps_of::<1>(),
+        }
+    }
+
+    #[inline(always)]
+    fn count_single_jumps_of<const US: usize>(&self) -> Option<u64> {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let us = US;
+        let own = self.by_color[us];
+        if own & self.kings != zero {
+            return None;
+        }
+        let enemies = self.by_color[1 - us];
+        let mut targets = enemies;
+        if !R::MEN_CAPTURE_KINGS {
+            targets &= !self.kings;
+        }
+        let empty = R::G::VALID & !(own | enemies);
+        let men = own & !self.paras;
+        let paras = own & self.paras;
+        let promo = R::G::mask(R::PROMOTION_SQUARES[us]);
+        // Squares from which a man has a jump in each direction.
+        let mut from = [zero; 8];
+        for (d, f) in from.iter_mut().enumerate() {
+            let back = opposite(d);
+            *f = R::G::step(R::G::step(empty, back) & targets, back);
+        }
+        let mut goes_on = zero;
+        for (e, f) in from.iter().enumerate() {
+            if R::MAN_LATER_JUMPS[us].has(e) {
+                goes_on |= *f;
+            }
+        }
+        let mut n = 0;
+        for (d, f) in from.iter().enumerate() {
+            if R::MAN_JUMPS[us].has(d) {
+                let jumpers = men & *f;
+                if jumpers != zero {
+                    let land = R::G::step(R::G::step(jumpers, d), d);
+                    let open = match R::PROMOTION {
+                        Promotion::Stop => land & !promo,
+                        Promotion::Continue if land & promo != zero => return None,
+                        _ => land,
+                    };
+                    if open & goes_on != zero {
+                        return None;
+                    }
+                    n += jumpers.popcount() as u64;
+                }
+            }
+            if R::PARACHUTISTS && R::PARACHUTIST_JUMPS[us].has(d) {
+                let jumpers = paras & *f;
+                if jumpers != zero {
+                    if R::PARACHUTE_CONTINUES {
+                        return None;
+                    }
+                    n += jumpers.popcount() as u64;
+                }
+            }
+        }
+        Some(n)
     }
 
     /// Number of capture moves when every sequence keeps one direction and may stop after any
@@ -545,7 +655,15 @@ impl<R: Rules> Position<R> {
 
     /// Number of plain (non-capturing) moves, counted with board-wide shifts where it can.
     pub fn count_quiet(&self) -> u64 {
-        let us = self.side.index();
+        match self.side {
+            Color::White => self.count_quiet_of::<0>(),
+            Color::Black => self.count_quiet_of::<1>(),
+        }
+    }
+
+    #[inline(always)]
+    fn count_quiet_of<const US: usize>(&self) -> u64 {
+        let us = US;
         let own = self.by_color[us];
         let empty = R::G::VALID & !(own | self.by_color[1 - us]);
         let mut men = own & !self.kings & !self.paras;

@@ -108,6 +108,9 @@ pub trait Rules: Copy + Send + Sync + Default + 'static {
     const OPENING_REMOVALS: bool = false;
     const FIRST_REMOVALS: u128 = 0;
     const SECOND_REMOVAL_DIRS: DirSet = DirSet::ORTHOGONAL;
+    /// Whether the search follows captures past its horizon (quiescence). Off where every
+    /// move is a capture (Konane): there it would search every game to its end.
+    const QUIESCENCE_CAPTURES: bool = true;
     /// The side with no legal move wins instead of losing.
     const LOSER_WINS: bool = false;
     /// Promotion squares per colour.
@@ -490,6 +493,7 @@ impl Rules for Hawaiian {
     const PRECEDENCE: Precedence = Precedence::Free;
     const STRAIGHT_OPTIONAL_SEQUENCES: bool = true;
     const OPENING_REMOVALS: bool = true;
+    const QUIESCENCE_CAPTURES: bool = false;
     const FIRST_REMOVALS: u128 = Full8::LAYOUT.named(b"a8 h1 d5 e4");
     const START_MEN: [u128; 2] = [checkered(&Full8::LAYOUT, 0), checkered(&Full8::LAYOUT, 1)];
     const SUMMARY: &'static str =
