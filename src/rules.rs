@@ -583,7 +583,7 @@ impl Rules for OneWay {
     ];
     const ASSUMPTIONS: &'static [&'static str] = &[
         "UNVERIFIED: men of both colours step and capture towards rank 8 and crown there",
-        "UNVERIFIED start: White on ranks 1-3, Black on ranks 4-6 (BrainKing shows it only as a picture)",
+        "UNVERIFIED start: White on ranks 1-3, Black on ranks 4-6 (BrainKing shows it only as a picture); with it White has no move and loses at once",
         "White moves first",
     ];
     const SUMMARY: &'static str =
