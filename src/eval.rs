@@ -7,6 +7,7 @@
 use crate::bitboard::Word;
 use crate::color::Color;
 use crate::geometry::{Geometry, Layout, DELTA};
+use crate::movegen::Convention;
 use crate::position::{Position, WordOf};
 use crate::rules::{Promotion, Rules};
 
@@ -39,6 +40,8 @@ pub struct Weights {
     pub near_crown: Score,
     /// Divisor of the score when the stronger side cannot usually win (one king each...).
     pub drawish_divisor: Score,
+    /// Per move more than the opponent, where every move is a capture (Konane).
+    pub capture_mobility: Score,
 }
 
 impl Weights {
@@ -55,6 +58,7 @@ impl Weights {
         trapped_king: 25,
         near_crown: 20,
         drawish_divisor: 16,
+        capture_mobility: 20,
     };
 }
 
@@ -152,6 +156,9 @@ trait Tables: Rules {
         Self::W.flying_king_small
     };
     const HAS_KINGS: bool = !matches!(Self::PROMOTION, Promotion::Never);
+    /// No piece ever makes a plain move: every move is a capture (or Konane's opening removal).
+    const CAPTURES_ONLY: bool =
+        Self::MAN_STEPS[0].0 == 0 && Self::MAN_STEPS[1].0 == 0 && Self::KING_STEPS.0 == 0;
 }
 
 impl<R: Rules> Tables for R {}
@@ -265,6 +272,16 @@ pub fn evaluate<R: Rules>(pos: &Position<R>) -> Score {
     if R::LOSER_WINS {
         // Giveaway: fewer pieces is better.
         return b.material - a.material;
+    }
+    if R::CAPTURES_ONLY {
+        // Material says little when every move is a capture; the side with more moves is
+        // better off (the side without one has lost).
+        let mut buf = Vec::with_capacity(32);
+        let ours = pos.count_moves(Convention::Drop, &mut buf) as Score;
+        let mut other = *pos;
+        other.side = us.opposite();
+        let theirs = other.count_moves(Convention::Drop, &mut buf) as Score;
+        return (ours - theirs) * R::W.capture_mobility;
     }
     let score = a.material - b.material + a.position - b.position;
     let strong_is_us = score > 0;

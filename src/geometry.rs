@@ -217,6 +217,33 @@ impl Layout {
         }
         out
     }
+    /// Per square, the squares `dist` steps away along a line of the board (in any direction).
+    pub const fn rings(&self, dist: u32) -> [u128; 128] {
+        let mut out = [0u128; 128];
+        let mut i = 0;
+        while i < self.span() {
+            if let Some((f, r)) = self.coords(i) {
+                let mut d = 0;
+                while d < 8 {
+                    let (mut x, mut y) = (f as i32, r as i32);
+                    let mut k = 0;
+                    while k < dist && self.has_step(x, y, d) {
+                        x += DELTA[d].0;
+                        y += DELTA[d].1;
+                        k += 1;
+                    }
+                    if k == dist {
+                        if let Some(t) = self.index(x, y) {
+                            out[i as usize] |= 1 << t;
+                        }
+                    }
+                    d += 1;
+                }
+            }
+            i += 1;
+        }
+        out
+    }
     /// Squares of one rank (0 = White's edge).
     pub const fn rank_mask(&self, rank: u8) -> u128 {
         let mut m = 0u128;
@@ -281,6 +308,10 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     const VALID: Self::W;
     const CAN_STEP: [Self::W; 8];
     const SHIFT: [i32; 8] = shifts(&Self::LAYOUT);
+    /// Per square, its neighbours along the lines, and the squares two steps away: a short
+    /// jump from a square needs an enemy in the first and an empty square in the second.
+    const RING1: [u128; 128] = Self::LAYOUT.rings(1);
+    const RING2: [u128; 128] = Self::LAYOUT.rings(2);
 
     /// Move every square of `bb` one step in direction `d`, dropping those that would leave
     /// the board's lines.

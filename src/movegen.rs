@@ -2,6 +2,7 @@
 //! constants of `Rules`.
 
 use crate::bitboard::{Bitboard, Word};
+use crate::color::Color;
 use crate::geometry::{opposite, Dir, DirSet, Geometry};
 use crate::mv::Move;
 use crate::position::{MoveOf, Position, WordOf};
@@ -57,6 +58,19 @@ impl<R: Rules> Capture<'_, R> {
             t &= !self.enemy_kings;
         }
         t & bit::<WordOf<R>>(sq) != <WordOf<R> as Word>::ZERO
+    }
+    /// A quick necessary condition for a short jump from `sq`: an enemy still to take next to
+    /// it and an empty square two steps away.
+    #[inline(always)]
+    fn may_jump_from(&self, sq: Square) -> bool {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let i = sq.index();
+        let empty = match R::REMOVAL {
+            Removal::Delayed => self.empty,
+            Removal::Immediate => self.empty | self.captured,
+        };
+        (self.enemies & !self.captured) & R::G::mask(R::G::RING1[i]) != zero
+            && empty & R::G::mask(R::G::RING2[i]) != zero
     }
     #[inline(always)]
     fn take(&mut self, v: Square) {
@@ -119,6 +133,9 @@ impl<R: Rules> Capture<'_, R> {
 
     /// Short jumps of a man (or parachutist) standing on `sq`; true if any was found.
     fn man_jumps(&mut self, sq: Square, dirs: DirSet, parachutist: bool) -> bool {
+        if !self.may_jump_from(sq) {
+            return false;
+        }
         let mut found = false;
         for d in 0..8 {
             if !dirs.has(d) {
@@ -195,6 +212,9 @@ impl<R: Rules> Capture<'_, R> {
 
     /// Jumps of a king standing on `sq`; true if any was found.
     fn king_jumps(&mut self, sq: Square, dirs: DirSet) -> bool {
+        if !R::FLYING_KINGS && !self.may_jump_from(sq) {
+            return false;
+        }
         let mut found = false;
         for d in 0..8 {
             if !dirs.has(d) {
@@ -278,11 +298,45 @@ fn dedupe<W: Word>(moves: &mut Vec<Move<W>>, start: usize) {
 impl<R: Rules> Position<R> {
     /// All legal moves, appended to `out`.
     pub fn generate(&self, out: &mut Vec<MoveOf<R>>, convention: Convention) {
+        if R::OPENING_REMOVALS && self.generate_removals(out) {
+            return;
+        }
         let start = out.len();
         self.generate_legal_captures(out, convention);
         if out.len() == start || !R::MANDATORY_CAPTURE {
             self.generate_quiet(out);
         }
+    }
+
+    /// Konane's opening: on the full board the first player lifts one of its pieces from
+    /// `FIRST_REMOVALS`; with a single hole the second player lifts one of its pieces next to
+    /// it. Returns whether the position is in that phase (the removals are then all its moves).
+    fn generate_removals(&self, out: &mut Vec<MoveOf<R>>) -> bool {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let own = self.by_color[self.side.index()];
+        let empty = R::G::VALID & !(self.by_color[0] | self.by_color[1]);
+        let lift = if empty == zero && self.side == R::FIRST {
+            own & R::G::mask(R::FIRST_REMOVALS)
+        } else if empty.popcount() == 1 && self.side != R::FIRST {
+            let mut next = zero;
+            for d in 0..8 {
+                if R::SECOND_REMOVAL_DIRS.has(d) {
+                    next |= R::G::step(empty, d);
+                }
+            }
+            own & next
+        } else {
+            return false;
+        };
+        for sq in Bitboard(lift) {
+            out.push(Move {
+                from: sq,
+                to: sq,
+                captured: Bitboard::EMPTY,
+                flags: Move::<WordOf<R>>::REMOVES_OWN,
+            });
+        }
+        true
     }
 
     /// The legal moves as a new vector (official convention).
@@ -328,9 +382,13 @@ impl<R: Rules> Position<R> {
         let kings = own & self.kings;
         let paras = own & self.paras;
         let men = own & !self.kings & !self.paras;
-        let jumping_men = self.men_that_can_jump(men, R::MAN_JUMPS[us], empty);
-        let para_dirs = R::MAN_JUMPS[1 - us];
-        let jumping_paras = if R::PARACHUTISTS {
+        let jumping_men = if men != zero {
+            self.men_that_can_jump(men, R::MAN_JUMPS[us], empty)
+        } else {
+            zero
+        };
+        let para_dirs = R::PARACHUTIST_JUMPS[us];
+        let jumping_paras = if R::PARACHUTISTS && paras != zero {
             self.men_that_can_jump(paras, para_dirs, empty)
         } else {
             zero
@@ -393,36 +451,34 @@ impl<R: Rules> Position<R> {
             if !R::MAN_STEPS[us].has(d) {
                 continue;
             }
+            let shift = R::G::SHIFT[d];
+            for to in Bitboard(R::G::step(men, d) & empty) {
+                let from = Square::new((to.index() as i32 - shift) as u8);
+                out.push(Move {
+                    from,
+                    to,
+                    captured: Bitboard::EMPTY,
+                    flags: promo_flag(to),
+                });
+            }
             if R::LINE_MOVES {
-                for from in Bitboard(men) {
-                    let mut p = R::G::neighbour(from, d);
-                    while let Some(x) = p {
-                        if men & bit::<WordOf<R>>(x) == zero {
-                            break;
-                        }
-                        p = R::G::neighbour(x, d);
+                // Lines of k men advancing one square: the rearmost man lands on the empty
+                // square in front of the leading one, k squares ahead.
+                let back = opposite(d);
+                let mut from = R::G::step(R::G::step(empty, back) & men, back) & men;
+                let mut k = 2;
+                while from != zero {
+                    for f in Bitboard(from) {
+                        let to = Square::new((f.index() as i32 + k * shift) as u8);
+                        out.push(Move {
+                            from: f,
+                            to,
+                            captured: Bitboard::EMPTY,
+                            flags: promo_flag(to),
+                        });
                     }
-                    if let Some(to) = p {
-                        if empty & bit::<WordOf<R>>(to) != zero {
-                            out.push(Move {
-                                from,
-                                to,
-                                captured: Bitboard::EMPTY,
-                                flags: promo_flag(to),
-                            });
-                        }
-                    }
-                }
-            } else {
-                let shift = R::G::SHIFT[d];
-                for to in Bitboard(R::G::step(men, d) & empty) {
-                    let from = Square::new((to.index() as i32 - shift) as u8);
-                    out.push(Move {
-                        from,
-                        to,
-                        captured: Bitboard::EMPTY,
-                        flags: promo_flag(to),
-                    });
+                    from = R::G::step(from, back) & men;
+                    k += 1;
                 }
             }
         }
@@ -454,9 +510,29 @@ impl<R: Rules> Position<R> {
     /// Number of legal moves; plain moves are counted with board-wide shifts, not listed.
     pub fn count_moves(&self, convention: Convention, buf: &mut Vec<MoveOf<R>>) -> u64 {
         buf.clear();
-        if R::OPENING_REMOVALS || R::LINE_MOVES {
-            self.generate(buf, convention);
+        if R::OPENING_REMOVALS && self.generate_removals(buf) {
             return buf.len() as u64;
+        }
+        if R::STRAIGHT_OPTIONAL_SEQUENCES
+            && R::PRECEDENCE == Precedence::Free
+            && (self.kings | self.paras) == <WordOf<R> as Word>::ZERO
+        {
+            let n = self.count_straight_captures();
+            if n > 0 && R::MANDATORY_CAPTURE {
+                return n;
+            }
+            return n + self.count_quiet();
+        }
+        if matches!(
+            R::PRECEDENCE,
+            Precedence::Free | Precedence::KingFirst | Precedence::Count
+        ) {
+            if let Some(n) = self.count_single_jumps() {
+                if n > 0 && R::MANDATORY_CAPTURE {
+                    return n;
+                }
+                return n + self.count_quiet();
+            }
         }
         self.generate_legal_captures(buf, convention);
         if !buf.is_empty() && R::MANDATORY_CAPTURE {
@@ -465,14 +541,129 @@ impl<R: Rules> Position<R> {
         buf.len() as u64 + self.count_quiet()
     }
 
+    /// Number of captures, counted with board-wide shifts, when the side to move has no king
+    /// and no jump of its men can go on: each single jump is then one move, and under the
+    /// precedence rules that admit this path (free choice, king first, most pieces) every one
+    /// is legal. `None` when some landing square allows a further jump (or a crowning that goes
+    /// on as a king): the caller then lists the captures.
+    ///
+    /// The test for a further jump reads the board before the move; the squares the move
+    /// empties (its origin, and with immediate removal its victim) cannot be the landing square
+    /// of a next short jump, since only a jump back over the victim reaches the origin.
+    fn count_single_jumps(&self) -> Option<u64> {
+        if R::STRAIGHT_OPTIONAL_SEQUENCES {
+            return None;
+        }
+        // One copy per side, so that each side's direction sets are constants.
+        match self.side {
+            Color::White => self.count_single_jumps_of::<0>(),
+            Color::Black => self.count_single_jumps_of::<1>(),
+        }
+    }
+
+    #[inline(always)]
+    fn count_single_jumps_of<const US: usize>(&self) -> Option<u64> {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let us = US;
+        let own = self.by_color[us];
+        if own & self.kings != zero {
+            return None;
+        }
+        let enemies = self.by_color[1 - us];
+        let mut targets = enemies;
+        if !R::MEN_CAPTURE_KINGS {
+            targets &= !self.kings;
+        }
+        let empty = R::G::VALID & !(own | enemies);
+        let men = own & !self.paras;
+        let paras = own & self.paras;
+        let promo = R::G::mask(R::PROMOTION_SQUARES[us]);
+        // Squares from which a man has a jump in each direction.
+        let mut from = [zero; 8];
+        for (d, f) in from.iter_mut().enumerate() {
+            let back = opposite(d);
+            *f = R::G::step(R::G::step(empty, back) & targets, back);
+        }
+        let mut goes_on = zero;
+        for (e, f) in from.iter().enumerate() {
+            if R::MAN_LATER_JUMPS[us].has(e) {
+                goes_on |= *f;
+            }
+        }
+        let mut n = 0;
+        for (d, f) in from.iter().enumerate() {
+            if R::MAN_JUMPS[us].has(d) {
+                let jumpers = men & *f;
+                if jumpers != zero {
+                    let land = R::G::step(R::G::step(jumpers, d), d);
+                    let open = match R::PROMOTION {
+                        Promotion::Stop => land & !promo,
+                        Promotion::Continue if land & promo != zero => return None,
+                        _ => land,
+                    };
+                    if open & goes_on != zero {
+                        return None;
+                    }
+                    n += jumpers.popcount() as u64;
+                }
+            }
+            if R::PARACHUTISTS && R::PARACHUTIST_JUMPS[us].has(d) {
+                let jumpers = paras & *f;
+                if jumpers != zero {
+                    if R::PARACHUTE_CONTINUES {
+                        return None;
+                    }
+                    n += jumpers.popcount() as u64;
+                }
+            }
+        }
+        Some(n)
+    }
+
+    /// Number of capture moves when every sequence keeps one direction and may stop after any
+    /// jump, and only men stand on the board: a man that can make `k` jumps in a row in one
+    /// direction has `k` moves there, counted with board-wide shifts. (The squares it leaves
+    /// and the pieces it removes lie behind it, so the removal timing does not matter.)
+    fn count_straight_captures(&self) -> u64 {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let us = self.side.index();
+        let men = self.by_color[us];
+        let mut targets = self.by_color[1 - us];
+        if !R::MEN_CAPTURE_KINGS {
+            targets &= !self.kings;
+        }
+        let empty = R::G::VALID & !(men | self.by_color[1 - us]);
+        let mut n = 0;
+        for d in 0..8 {
+            if !R::MAN_JUMPS[us].has(d) {
+                continue;
+            }
+            let back = opposite(d);
+            // Squares from which one jump in direction d lands on an empty square.
+            let jump = R::G::step(R::G::step(empty, back) & targets, back);
+            let mut chain = jump;
+            let mut from = men & chain;
+            while from != zero {
+                n += from.popcount() as u64;
+                // Squares from which k + 1 jumps in a row exist.
+                chain = jump & R::G::step(R::G::step(chain, back), back);
+                from = men & chain;
+            }
+        }
+        n
+    }
+
     /// Number of plain (non-capturing) moves, counted with board-wide shifts where it can.
     pub fn count_quiet(&self) -> u64 {
-        if R::OPENING_REMOVALS || R::LINE_MOVES {
-            let mut v = Vec::new();
-            self.generate_quiet(&mut v);
-            return v.len() as u64;
+        match self.side {
+            Color::White => self.count_quiet_of::<0>(),
+            Color::Black => self.count_quiet_of::<1>(),
         }
-        let us = self.side.index();
+    }
+
+    #[inline(always)]
+    fn count_quiet_of<const US: usize>(&self) -> u64 {
+        let us = US;
         let own = self.by_color[us];
         let empty = R::G::VALID & !(own | self.by_color[1 - us]);
         let mut men = own & !self.kings & !self.paras;
@@ -483,7 +674,15 @@ impl<R: Rules> Position<R> {
         let mut n = 0;
         for d in 0..8 {
             if R::MAN_STEPS[us].has(d) {
-                n += (R::G::step(men, d) & empty).popcount() as u64;
+                let back = opposite(d);
+                let mut from = R::G::step(empty, back) & men;
+                while from != <WordOf<R> as Word>::ZERO {
+                    n += from.popcount() as u64;
+                    if !R::LINE_MOVES {
+                        break;
+                    }
+                    from = R::G::step(from, back) & men;
+                }
             }
             if R::KING_STEPS.has(d) {
                 let mut s = R::G::step(kings, d) & empty;

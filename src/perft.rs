@@ -34,7 +34,7 @@ fn recurse<R: Rules>(
     pos.generate(buf, convention);
     let mut n = 0;
     for m in buf.iter() {
-        n += recurse(&pos.after(m), depth - 1, convention, rest);
+        n += recurse(&pos.after_unhashed(m), depth - 1, convention, rest);
     }
     n
 }

@@ -254,6 +254,19 @@ impl<R: Rules> Position<R> {
     /// Play a legal move (one produced by the move generator for this position).
     #[inline]
     pub fn play(&mut self, m: &MoveOf<R>) {
+        self.play_hashed::<true>(m);
+    }
+
+    /// The position after a move without updating the hash (perft never reads it).
+    #[inline]
+    pub(crate) fn after_unhashed(&self, m: &MoveOf<R>) -> Self {
+        let mut p = *self;
+        p.play_hashed::<false>(m);
+        p
+    }
+
+    #[inline(always)]
+    fn play_hashed<const HASH: bool>(&mut self, m: &MoveOf<R>) {
         let zero = <WordOf<R> as Word>::ZERO;
         let one = <WordOf<R> as Word>::ONE;
         let us = self.side;
@@ -261,7 +274,9 @@ impl<R: Rules> Position<R> {
         let from = one << m.from.index() as u32;
         let to = one << m.to.index() as u32;
         let kind = self.kind_at(from);
-        self.hash ^= piece_key(Piece::new(us, kind), m.from) ^ zobrist::BLACK_TO_MOVE;
+        if HASH {
+            self.hash ^= piece_key(Piece::new(us, kind), m.from) ^ zobrist::BLACK_TO_MOVE;
+        }
         self.side = them;
         if m.removes_own() {
             self.by_color[us.index()] ^= from;
@@ -271,9 +286,11 @@ impl<R: Rules> Position<R> {
         }
         let captured = m.captured.0;
         if captured != zero {
-            for sq in m.captured {
-                let bit = one << sq.index() as u32;
-                self.hash ^= piece_key(Piece::new(them, self.kind_at(bit)), sq);
+            if HASH {
+                for sq in m.captured {
+                    let bit = one << sq.index() as u32;
+                    self.hash ^= piece_key(Piece::new(them, self.kind_at(bit)), sq);
+                }
             }
             self.by_color[them.index()] ^= captured;
             self.kings &= !captured;
@@ -295,7 +312,9 @@ impl<R: Rules> Position<R> {
                 }
             }
         };
-        self.hash ^= piece_key(Piece::new(us, new_kind), m.to);
+        if HASH {
+            self.hash ^= piece_key(Piece::new(us, new_kind), m.to);
+        }
     }
 
     /// The position after a move, leaving this one unchanged.

@@ -99,10 +99,19 @@ pub trait Rules: Copy + Send + Sync + Default + 'static {
     const FAR_RANK_FROZEN: bool = false;
     /// Parachutists: capture-only pieces that become men after their jump.
     const PARACHUTISTS: bool = false;
+    /// Directions of a parachutist's jump, per colour: towards its own side.
+    const PARACHUTIST_JUMPS: [DirSet; 2] = [Self::MAN_JUMPS[1], Self::MAN_JUMPS[0]];
     /// Whether a parachutist's new man goes on jumping.
     const PARACHUTE_CONTINUES: bool = false;
-    /// The game opens with two removals of own pieces (Konane).
+    /// The game opens with two removals of own pieces (Konane): on the full board the first
+    /// player lifts one of its pieces from `FIRST_REMOVALS`; with one hole, the second player
+    /// lifts one of its pieces next to the hole in a direction of `SECOND_REMOVAL_DIRS`.
     const OPENING_REMOVALS: bool = false;
+    const FIRST_REMOVALS: u128 = 0;
+    const SECOND_REMOVAL_DIRS: DirSet = DirSet::ORTHOGONAL;
+    /// Whether the search follows captures past its horizon (quiescence). Off where every
+    /// move is a capture (Konane): there it would search every game to its end.
+    const QUIESCENCE_CAPTURES: bool = true;
     /// The side with no legal move wins instead of losing.
     const LOSER_WINS: bool = false;
     /// The PDN `GameType` number, where the PDN standard has one.
@@ -134,6 +143,25 @@ pub const fn rows_start(l: &Layout, rows: u8) -> [u128; 2] {
 
 const fn per_color(white: DirSet) -> [DirSet; 2] {
     [white, white.turned()]
+}
+
+/// Every square of a full board whose file + rank (0-based) has the given parity.
+pub const fn checkered(l: &Layout, parity: i32) -> u128 {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < l.height as i32 {
+        let mut f = 0;
+        while f < l.width as i32 {
+            if (f + r) % 2 == parity {
+                if let Some(i) = l.index(f, r) {
+                    m |= 1 << i;
+                }
+            }
+            f += 1;
+        }
+        r += 1;
+    }
+    m
 }
 
 const FORWARD_DIAG: [DirSet; 2] = per_color(DirSet::of(&[NE, NW]));
@@ -463,4 +491,206 @@ impl Rules for TurkishCrownContinues {
     };
     const PDN_GAME_TYPE: Option<u8> = Some(30);
     const SUMMARY: &'static str = "Turkish draughts, a man crowned mid-capture continues as a king";
+}
+
+variant!(
+    /// Gothic checkers (BrainKing): all 64 squares, men step and jump in five directions,
+    /// short kings in eight.
+    Gothic
+);
+impl Rules for Gothic {
+    type G = Full8;
+    const NAME: &'static str = "gothic";
+    const NUMBERING: Numbering = Numbering::Algebraic;
+    const ALGEBRAIC_OUTPUT: bool = true;
+    const MAN_STEPS: [DirSet; 2] = per_color(DirSet::of(&[N, NE, E, W, NW]));
+    const MAN_JUMPS: [DirSet; 2] = Self::MAN_STEPS;
+    const KING_STEPS: DirSet = DirSet::ALL;
+    const KING_JUMPS: DirSet = DirSet::ALL;
+    const FLYING_KINGS: bool = false;
+    const PROMOTION: Promotion = Promotion::Stop;
+    const PRECEDENCE: Precedence = Precedence::Free;
+    const START_MEN: [u128; 2] = rows_start(&Full8::LAYOUT, 2);
+    const ASSUMPTIONS: &'static [&'static str] = &[
+        "White moves first (BrainKing does not say; the German sources have White start)",
+        "delayed removal, each piece jumped once (BrainKing does not state the removal timing)",
+    ];
+    const SUMMARY: &'static str =
+        "Gothic checkers: 64 squares, men in five directions, short kings in eight, free choice";
+}
+
+variant!(
+    /// Dameo (Freeling): orthogonal captures, queen-like kings, linear moves of men.
+    Dameo
+);
+impl Rules for Dameo {
+    type G = Full8;
+    const NAME: &'static str = "dameo";
+    const NUMBERING: Numbering = Numbering::Algebraic;
+    const ALGEBRAIC_OUTPUT: bool = true;
+    const MAN_STEPS: [DirSet; 2] = per_color(DirSet::of(&[N, NE, NW]));
+    const MAN_JUMPS: [DirSet; 2] = [DirSet::ORTHOGONAL, DirSet::ORTHOGONAL];
+    const KING_STEPS: DirSet = DirSet::ALL;
+    const KING_JUMPS: DirSet = DirSet::ORTHOGONAL;
+    const FLYING_KINGS: bool = true;
+    const PROMOTION: Promotion = Promotion::EndOfMove;
+    const PRECEDENCE: Precedence = Precedence::Count;
+    const LINE_MOVES: bool = true;
+    const START_MEN: [u128; 2] = [
+        Full8::LAYOUT.named(b"a1 b1 c1 d1 e1 f1 g1 h1 b2 c2 d2 e2 f2 g2 c3 d3 e3 f3"),
+        Full8::LAYOUT.named(b"a8 b8 c8 d8 e8 f8 g8 h8 b7 c7 d7 e7 f7 g7 c6 d6 e6 f6"),
+    ];
+    const SUMMARY: &'static str =
+        "Dameo: linear moves of men, orthogonal captures, queen-like kings, majority capture";
+}
+
+variant!(
+    /// Hawaiian checkers (Konane): a full board, two opening removals, then captures only.
+    Hawaiian
+);
+impl Rules for Hawaiian {
+    type G = Full8;
+    const NAME: &'static str = "hawaiian";
+    const NUMBERING: Numbering = Numbering::Algebraic;
+    const ALGEBRAIC_OUTPUT: bool = true;
+    const FIRST: Color = Color::Black;
+    const MAN_STEPS: [DirSet; 2] = [DirSet::NONE, DirSet::NONE];
+    const MAN_JUMPS: [DirSet; 2] = [DirSet::ORTHOGONAL, DirSet::ORTHOGONAL];
+    const KING_STEPS: DirSet = DirSet::NONE;
+    const KING_JUMPS: DirSet = DirSet::NONE;
+    const FLYING_KINGS: bool = false;
+    const REMOVAL: Removal = Removal::Immediate;
+    const PROMOTION: Promotion = Promotion::Never;
+    const PRECEDENCE: Precedence = Precedence::Free;
+    const STRAIGHT_OPTIONAL_SEQUENCES: bool = true;
+    const OPENING_REMOVALS: bool = true;
+    const QUIESCENCE_CAPTURES: bool = false;
+    const FIRST_REMOVALS: u128 = Full8::LAYOUT.named(b"a8 h1 d5 e4");
+    const START_MEN: [u128; 2] = [checkered(&Full8::LAYOUT, 0), checkered(&Full8::LAYOUT, 1)];
+    const SUMMARY: &'static str =
+        "Hawaiian checkers (Konane): full board, two opening removals, straight orthogonal jumps only";
+}
+
+variant!(
+    /// Alquerque (BrainKing): 5×5 points, no promotion, later jumps in any direction.
+    Alquerque
+);
+impl Rules for Alquerque {
+    type G = Points5;
+    const NAME: &'static str = "alquerque";
+    const NUMBERING: Numbering = Numbering::Algebraic;
+    const ALGEBRAIC_OUTPUT: bool = true;
+    const MAN_STEPS: [DirSet; 2] = per_color(DirSet::of(&[N, NE, E, W, NW]));
+    const MAN_JUMPS: [DirSet; 2] = Self::MAN_STEPS;
+    const MAN_LATER_JUMPS: [DirSet; 2] = [DirSet::ALL, DirSet::ALL];
+    const KING_STEPS: DirSet = DirSet::NONE;
+    const KING_JUMPS: DirSet = DirSet::NONE;
+    const FLYING_KINGS: bool = false;
+    const REMOVAL: Removal = Removal::Immediate;
+    const PROMOTION: Promotion = Promotion::Never;
+    const PRECEDENCE: Precedence = Precedence::Free;
+    const FAR_RANK_FROZEN: bool = true;
+    const START_MEN: [u128; 2] = [
+        Points5::LAYOUT.named(b"a1 b1 c1 d1 e1 a2 b2 c2 d2 e2 d3 e3"),
+        Points5::LAYOUT.named(b"a4 b4 c4 d4 e4 a5 b5 c5 d5 e5 a3 b3"),
+    ];
+    const ASSUMPTIONS: &'static [&'static str] = &[
+        "standard Alquerque setup (BrainKing shows it only as a picture): White rows 1-2 plus d3 e3",
+        "White moves first (BrainKing's statistics list White first)",
+        "immediate removal of jumped pieces (as BrainKing's page shows)",
+    ];
+    const SUMMARY: &'static str =
+        "Alquerque: 5x5 points, no promotion, first jump forward or sideways, later jumps any way";
+}
+
+variant!(
+    /// Corner checkers: Czech rules, promotion only on the two squares of the far-left corner.
+    Corner
+);
+impl Rules for Corner {
+    type G = Dark8;
+    const NAME: &'static str = "corner";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = FORWARD_DIAG;
+    const FLYING_KINGS: bool = true;
+    const PROMOTION: Promotion = Promotion::Stop;
+    const PRECEDENCE: Precedence = Precedence::KingFirst;
+    const PROMOTION_SQUARES: [u128; 2] =
+        [Dark8::LAYOUT.named(b"a7 b8"), Dark8::LAYOUT.named(b"g1 h2")];
+    /// UNVERIFIED (RULES.md C4): each side fills the twelve dark squares nearest its
+    /// right-hand corner.
+    const START_MEN: [u128; 2] = [
+        Dark8::LAYOUT.named(b"g1 h2 e1 f2 g3 h4 c1 d2 e3 f4 g5 h6"),
+        Dark8::LAYOUT.named(b"b8 a7 d8 c7 b6 a5 f8 e7 d6 c5 b4 a3"),
+    ];
+    const ASSUMPTIONS: &'static [&'static str] = &[
+        "UNVERIFIED start: each side's 12 men on the dark squares nearest its right-hand corner (White g1 h2 e1 f2 g3 h4 c1 d2 e3 f4 g5 h6)",
+        "White moves first",
+        "a man on the far rank outside a7/b8 (g1/h2 for Black) is frozen",
+    ];
+    const SUMMARY: &'static str =
+        "Corner checkers: Czech rules, men crown only on a7/b8 (Black g1/h2)";
+}
+
+variant!(
+    /// One-way checkers: Czech rules with both colours moving and crowning towards rank 8.
+    OneWay
+);
+impl Rules for OneWay {
+    type G = Dark8;
+    const NAME: &'static str = "one-way";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const MAN_STEPS: [DirSet; 2] = [DirSet::of(&[NE, NW]), DirSet::of(&[NE, NW])];
+    const MAN_JUMPS: [DirSet; 2] = Self::MAN_STEPS;
+    const FLYING_KINGS: bool = true;
+    const PROMOTION: Promotion = Promotion::Stop;
+    const PRECEDENCE: Precedence = Precedence::KingFirst;
+    const PROMOTION_SQUARES: [u128; 2] = [Dark8::LAYOUT.rank_mask(7), Dark8::LAYOUT.rank_mask(7)];
+    /// UNVERIFIED (RULES.md C5): White on ranks 1-3, Black on ranks 4-6.
+    const START_MEN: [u128; 2] = [
+        Dark8::LAYOUT.ranks_mask(0, 3),
+        Dark8::LAYOUT.ranks_mask(3, 6),
+    ];
+    const ASSUMPTIONS: &'static [&'static str] = &[
+        "UNVERIFIED: men of both colours step and capture towards rank 8 and crown there",
+        "UNVERIFIED start: White on ranks 1-3, Black on ranks 4-6 (BrainKing shows it only as a picture); with it White has no move and loses at once",
+        "White moves first",
+    ];
+    const SUMMARY: &'static str =
+        "One-way checkers: Czech rules, both colours move and crown towards rank 8";
+}
+
+variant!(
+    /// Parachute checkers: Czech rules plus parachutists that only capture, then become men.
+    Parachute
+);
+impl Rules for Parachute {
+    type G = Dark8;
+    const NAME: &'static str = "parachute";
+    const NUMBERING: Numbering = Numbering::TopDown;
+    const MAN_STEPS: [DirSet; 2] = FORWARD_DIAG;
+    const MAN_JUMPS: [DirSet; 2] = FORWARD_DIAG;
+    const FLYING_KINGS: bool = true;
+    const PROMOTION: Promotion = Promotion::Stop;
+    const PRECEDENCE: Precedence = Precedence::KingFirst;
+    const PARACHUTISTS: bool = true;
+    /// UNVERIFIED (RULES.md C6): the move ends after the parachutist's jump.
+    const PARACHUTE_CONTINUES: bool = false;
+    const START_MEN: [u128; 2] = [
+        Dark8::LAYOUT.named(b"b2 d2 f2 h2 a3 c3 e3 g3"),
+        Dark8::LAYOUT.named(b"a7 c7 e7 g7 b6 d6 f6 h6"),
+    ];
+    const START_PARACHUTISTS: [u128; 2] = [
+        Dark8::LAYOUT.named(b"b8 d8 f8 h8"),
+        Dark8::LAYOUT.named(b"a1 c1 e1 g1"),
+    ];
+    const ASSUMPTIONS: &'static [&'static str] = &[
+        "UNVERIFIED: a parachutist's move ends after its one jump (the new man does not go on capturing)",
+        "men on the 2nd and 3rd rows (checkerschest; BrainKing shows the setup only as a picture)",
+        "parachutist captures rank with men's: a queen capture, if any, comes first",
+        "White moves first",
+    ];
+    const SUMMARY: &'static str =
+        "Parachute checkers: Czech rules plus parachutists that capture once, then become men";
 }

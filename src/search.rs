@@ -732,12 +732,14 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
-        pos.generate_legal_captures(&mut moves, Convention::Drop);
+        if R::QUIESCENCE_CAPTURES {
+            pos.generate_legal_captures(&mut moves, Convention::Drop);
+        }
         if moves.is_empty() || ply >= MAX_PLY {
             self.lists[ply] = moves;
             self.leaves += 1;
             self.leaf_plies += ply as u64;
-            let has_move = if R::OPENING_REMOVALS {
+            let has_move = if R::OPENING_REMOVALS || !R::QUIESCENCE_CAPTURES {
                 !pos.legal_moves().is_empty()
             } else {
                 pos.count_quiet() > 0

@@ -20,6 +20,13 @@ pub enum Variant {
     Italian,
     Turkish,
     TurkishCrownContinues,
+    Gothic,
+    Dameo,
+    Hawaiian,
+    Alquerque,
+    Corner,
+    OneWay,
+    Parachute,
 }
 
 /// Why a variant name or option was refused.
@@ -107,6 +114,34 @@ macro_rules! with_rules {
                 type $R = r::TurkishCrownContinues;
                 $body
             }
+            V::Gothic => {
+                type $R = r::Gothic;
+                $body
+            }
+            V::Dameo => {
+                type $R = r::Dameo;
+                $body
+            }
+            V::Hawaiian => {
+                type $R = r::Hawaiian;
+                $body
+            }
+            V::Alquerque => {
+                type $R = r::Alquerque;
+                $body
+            }
+            V::Corner => {
+                type $R = r::Corner;
+                $body
+            }
+            V::OneWay => {
+                type $R = r::OneWay;
+                $body
+            }
+            V::Parachute => {
+                type $R = r::Parachute;
+                $body
+            }
         }
     }};
 }
@@ -125,6 +160,13 @@ impl Variant {
         "portuguese",
         "italian",
         "turkish",
+        "gothic",
+        "dameo",
+        "hawaiian",
+        "alquerque",
+        "corner",
+        "one-way",
+        "parachute",
     ];
 
     /// One variant per canonical name, options at their defaults.
@@ -140,6 +182,13 @@ impl Variant {
         Variant::Portuguese,
         Variant::Italian,
         Variant::Turkish,
+        Variant::Gothic,
+        Variant::Dameo,
+        Variant::Hawaiian,
+        Variant::Alquerque,
+        Variant::Corner,
+        Variant::OneWay,
+        Variant::Parachute,
     ];
 
     /// Accepts canonical names and the aliases clients send (Scan's `normal`, pydraughts'
@@ -157,6 +206,13 @@ impl Variant {
             "portuguese" => Variant::Portuguese,
             "italian" => Variant::Italian,
             "turkish" => Variant::Turkish,
+            "gothic" => Variant::Gothic,
+            "dameo" => Variant::Dameo,
+            "hawaiian" | "konane" => Variant::Hawaiian,
+            "alquerque" => Variant::Alquerque,
+            "corner" => Variant::Corner,
+            "one-way" | "oneway" => Variant::OneWay,
+            "parachute" => Variant::Parachute,
             _ => return Err(VariantError::Unknown(name.to_string())),
         })
     }

@@ -97,4 +97,11 @@ perft_tests! {
     portuguese, portuguese_deep, "portuguese";
     italian, italian_deep, "italian";
     turkish, turkish_deep, "turkish";
+    gothic, gothic_deep, "gothic";
+    dameo, dameo_deep, "dameo";
+    hawaiian, hawaiian_deep, "hawaiian";
+    alquerque, alquerque_deep, "alquerque";
+    corner, corner_deep, "corner";
+    one_way, one_way_deep, "one-way";
+    parachute, parachute_deep, "parachute";
 }
