@@ -567,6 +567,7 @@ impl Rules for Hawaiian {
     const QUIESCENCE_CAPTURES: bool = false;
     const FIRST_REMOVALS: u128 = Full8::LAYOUT.named(b"a8 h1 d5 e4");
     const START_MEN: [u128; 2] = [checkered(&Full8::LAYOUT, 0), checkered(&Full8::LAYOUT, 1)];
+    const DRAW: DrawRules = DrawRules::NONE;
     const SUMMARY: &'static str =
         "Hawaiian checkers (Konane): full board, two opening removals, straight orthogonal jumps only";
 }
@@ -597,6 +598,7 @@ impl Rules for Alquerque {
     const ASSUMPTIONS: &'static [&'static str] = &[
         "standard Alquerque setup (BrainKing shows it only as a picture): White rows 1-2 plus d3 e3",
         "White moves first (BrainKing's statistics list White first)",
+        "third repetition draws (BrainKing records draws but states no rule)",
         "immediate removal of jumped pieces (as BrainKing's page shows)",
     ];
     const SUMMARY: &'static str =
