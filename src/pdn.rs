@@ -280,8 +280,11 @@ pub fn pdn_move_text<R: Rules>(position: &Position<R>, m: &MoveOf<R>) -> String 
         .iter()
         .filter(|o| o.from == m.from && o.to == m.to && o.is_capture())
         .count();
+    if twins <= 1 {
+        return format!("{}x{}", name(m.from), name(m.to));
+    }
     match capture_path(position, m, None) {
-        Some(path) if twins > 1 => {
+        Some(path) if path_names_one(position, m, &path) => {
             let mut s = name(m.from);
             for sq in path {
                 s.push('x');
@@ -289,9 +292,19 @@ pub fn pdn_move_text<R: Rules>(position: &Position<R>, m: &MoveOf<R>) -> String 
             }
             s
         }
-        None if twins > 1 => notation::move_text::<R>(m),
-        _ => format!("{}x{}", name(m.from), name(m.to)),
+        _ => notation::move_text::<R>(m),
     }
+}
+
+/// Whether `path` (landing squares) leads to `m` and to no other capture of the position.
+fn path_names_one<R: Rules>(position: &Position<R>, m: &MoveOf<R>, path: &[Square]) -> bool {
+    let fits: Vec<MoveOf<R>> = position
+        .legal_moves()
+        .into_iter()
+        .filter(|o| o.from == m.from && o.to == m.to && o.is_capture())
+        .filter(|o| capture_path(position, o, Some(path)).is_some_and(|p| p.len() == path.len()))
+        .collect();
+    fits.len() == 1 && fits[0] == *m
 }
 
 /// Every (victim, landing square, crowned there) one jump from a square can make, for a
@@ -421,11 +434,11 @@ pub fn resolve_pdn_move<R: Rules>(
     if ends.len() == 1 {
         return Ok(ends[0]);
     }
-    if ends.len() > 1 && squares.len() > 2 {
+    if ends.len() > 1 && mt.capture {
         let path = &squares[1..];
         let fits: Vec<_> = ends
             .iter()
-            .filter(|m| capture_path(position, m, Some(path)).is_some())
+            .filter(|m| capture_path(position, m, Some(path)).is_some_and(|p| p.len() == path.len()))
             .collect();
         if fits.len() == 1 {
             return Ok(*fits[0]);
