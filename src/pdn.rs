@@ -438,7 +438,9 @@ pub fn resolve_pdn_move<R: Rules>(
         let path = &squares[1..];
         let fits: Vec<_> = ends
             .iter()
-            .filter(|m| capture_path(position, m, Some(path)).is_some_and(|p| p.len() == path.len()))
+            .filter(|m| {
+                capture_path(position, m, Some(path)).is_some_and(|p| p.len() == path.len())
+            })
             .collect();
         if fits.len() == 1 {
             return Ok(*fits[0]);
