@@ -657,7 +657,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             } else {
                 let reduction =
                     if quiet && !captures && depth >= 3 && i >= 3 && !self.is_killer(ply, &m) {
-                        1 + (depth >= 6 && i >= 8) as i32
+                        late_move_reduction(depth, i, pv_node).min(new_depth - 1)
                     } else {
                         0
                     };
@@ -874,4 +874,11 @@ fn score_from_table(s: Score, ply: usize) -> Score {
     } else {
         s
     }
+}
+
+/// Plies a late quiet move is searched shallower: growing with depth and with how late the
+/// move comes, one less in principal-variation nodes.
+fn late_move_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
+    let r = 0.75 + (depth as f32).ln() * (index as f32).ln() / 2.0;
+    (r as i32 - pv_node as i32).max(1)
 }
