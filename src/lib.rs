@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod bitboard;
+pub mod book;
 pub mod color;
 pub mod draw;
 pub mod engine;
@@ -25,6 +26,7 @@ pub mod rules;
 pub mod search;
 pub mod square;
 pub mod terminal;
+pub mod tournament;
 pub mod tt;
 pub mod variant;
 pub mod zobrist;

@@ -99,6 +99,10 @@ enum Command {
         #[arg(long = "option")]
         options: Vec<String>,
     },
+    /// Build or inspect an opening book.
+    Book(damas::book::cli::BookArgs),
+    /// Play engines against each other over the Hub protocol.
+    Match(damas::tournament::cli::MatchArgs),
     /// Count the move paths of a given depth.
     Perft {
         #[arg(long, default_value = "english")]
@@ -315,6 +319,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
     };
     match command {
         Command::Hub { log } => run_hub(log.as_deref()),
+        Command::Book(args) => Ok(damas::book::cli::run(args)?),
+        Command::Match(args) => Ok(damas::tournament::cli::run(args)?),
         Command::Analyse {
             variant,
             fen,

@@ -1,0 +1,3 @@
+//! Engine-versus-engine matches driven over the Hub protocol.
+
+pub mod cli;
