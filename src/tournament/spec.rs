@@ -1,0 +1,229 @@
+//! Player specifications: `name=A depth=12 book=false` for Damas itself, `name=X cmd='…'`
+//! for an external Hub engine.
+
+use std::fmt;
+use std::time::Duration;
+
+/// How one player searches each move (per-player settings override the match's).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Level {
+    Depth(u32),
+    Nodes(u64),
+    MoveTime(Duration),
+    /// A clock: time left at the start, increment per move.
+    Clock {
+        time: Duration,
+        increment: Duration,
+    },
+}
+
+/// One player of a match.
+#[derive(Clone, PartialEq, Debug)]
+pub struct PlayerSpec {
+    pub name: String,
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// Sent as `set-param name=K value=V` after the handshake.
+    pub params: Vec<(String, String)>,
+    /// A level of its own, replacing the match's.
+    pub level: Option<Level>,
+    /// Whether this is Damas run as a subprocess (for the report only).
+    pub internal: bool,
+}
+
+/// Why a player specification was refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SpecError {
+    UnterminatedQuote(String),
+    /// A word that is not `key=value`.
+    NotKeyValue(String),
+    BadValue {
+        key: String,
+        value: String,
+    },
+    MissingCommand(String),
+    /// `cmd=` given to `--player`, which runs Damas itself.
+    CommandForInternal,
+    EmptyName,
+    DuplicateName(String),
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpecError::UnterminatedQuote(s) => write!(f, "unterminated quote in '{s}'"),
+            SpecError::NotKeyValue(w) => write!(f, "'{w}' is not key=value"),
+            SpecError::BadValue { key, value } => write!(f, "bad value '{value}' for {key}"),
+            SpecError::MissingCommand(s) => write!(f, "engine '{s}' needs cmd='…'"),
+            SpecError::CommandForInternal => {
+                write!(f, "--player runs Damas itself: use --engine for cmd=")
+            }
+            SpecError::EmptyName => write!(f, "a player's name may not be empty"),
+            SpecError::DuplicateName(n) => write!(f, "two players are called '{n}'"),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Split text into words at blanks, keeping what is inside single or double quotes
+/// together (the quotes themselves are dropped): `cmd='a b' x=1` → `cmd=a b`, `x=1`.
+pub fn split_words(text: &str) -> Result<Vec<String>, SpecError> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    for c in text.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => word.push(c),
+            None if c == '\'' || c == '"' => {
+                quote = Some(c);
+                in_word = true;
+            }
+            None if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            None => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(SpecError::UnterminatedQuote(text.to_string()));
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+fn bad(key: &str, value: &str) -> SpecError {
+    SpecError::BadValue {
+        key: key.to_string(),
+        value: value.to_string(),
+    }
+}
+
+/// Seconds as a duration: finite, not negative.
+pub fn parse_seconds(key: &str, value: &str) -> Result<Duration, SpecError> {
+    value
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|t| Duration::try_from_secs_f64(t).ok())
+        .ok_or_else(|| bad(key, value))
+}
+
+impl PlayerSpec {
+    /// Parse a `--player` (Damas, run as `damas_command`) or `--engine` specification;
+    /// a bare first word is the name; `index` names a player without one.
+    pub fn parse(
+        text: &str,
+        internal: bool,
+        damas_command: &[String],
+        index: usize,
+    ) -> Result<PlayerSpec, SpecError> {
+        let mut name = None;
+        let mut command = None;
+        let mut params = Vec::new();
+        let mut level = None;
+        for word in split_words(text)? {
+            let Some((key, value)) = word.split_once('=') else {
+                // A bare first word is the name: `--player d6`.
+                if name.is_none() {
+                    name = Some(word);
+                    continue;
+                }
+                return Err(SpecError::NotKeyValue(word));
+            };
+            match key {
+                "name" => name = Some(value.to_string()),
+                "cmd" => {
+                    if internal {
+                        return Err(SpecError::CommandForInternal);
+                    }
+                    let argv = split_words(value)?;
+                    if argv.is_empty() {
+                        return Err(bad(key, value));
+                    }
+                    command = Some(argv);
+                }
+                "depth" => {
+                    let d = value.parse::<u32>().ok().filter(|&d| d > 0);
+                    level = Some(Level::Depth(d.ok_or_else(|| bad(key, value))?));
+                }
+                "nodes" => {
+                    let n = value.parse::<u64>().ok().filter(|&n| n > 0);
+                    level = Some(Level::Nodes(n.ok_or_else(|| bad(key, value))?));
+                }
+                "movetime" | "move-time" => {
+                    level = Some(Level::MoveTime(parse_seconds(key, value)?));
+                }
+                _ => params.push((key.to_string(), value.to_string())),
+            }
+        }
+        let name = name.unwrap_or_else(|| format!("player{}", index + 1));
+        if name.trim().is_empty() {
+            return Err(SpecError::EmptyName);
+        }
+        let command = if internal {
+            damas_command.to_vec()
+        } else {
+            command.ok_or_else(|| SpecError::MissingCommand(name.clone()))?
+        };
+        Ok(PlayerSpec {
+            name,
+            command,
+            params,
+            level,
+            internal,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_keep_quoted_text() {
+        let w = split_words("name=X cmd='/usr/bin/dame hub --x \"y\"'  a=1").expect("ok");
+        assert_eq!(w, vec!["name=X", "cmd=/usr/bin/dame hub --x \"y\"", "a=1"]);
+        assert!(split_words("cmd='open").is_err());
+    }
+
+    #[test]
+    fn internal_player_settings() {
+        let damas = vec!["damas".to_string(), "hub".to_string()];
+        let p =
+            PlayerSpec::parse("name=A depth=12 book=false hash=64", true, &damas, 0).expect("ok");
+        assert_eq!(p.name, "A");
+        assert_eq!(p.command, damas);
+        assert_eq!(p.level, Some(Level::Depth(12)));
+        assert_eq!(
+            p.params,
+            vec![
+                ("book".to_string(), "false".to_string()),
+                ("hash".to_string(), "64".to_string())
+            ]
+        );
+        assert_eq!(
+            PlayerSpec::parse("depth=x", true, &damas, 0),
+            Err(SpecError::BadValue {
+                key: "depth".into(),
+                value: "x".into()
+            })
+        );
+        assert_eq!(
+            PlayerSpec::parse("name=B", false, &damas, 1),
+            Err(SpecError::MissingCommand("B".into()))
+        );
+        let e = PlayerSpec::parse("name=X cmd='dame hub'", false, &damas, 1).expect("ok");
+        assert_eq!(e.command, vec!["dame", "hub"]);
+    }
+}

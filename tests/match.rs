@@ -1,0 +1,405 @@
+//! `damas match`: internal matches, the ballot decks, faulty external engines, the
+//! statistics behind the result line.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use damas::notation::move_text;
+use damas::pdn::{parse, replay, PdnGame};
+use damas::position::Position;
+use damas::rules::English;
+use damas::tournament::ballot::{parse_deck, play_opening, ENGLISH_2MOVE, ENGLISH_3MOVE};
+use damas::tournament::cli::result_line;
+use damas::tournament::stats::{Sprt, SprtDecision, Tally};
+
+const FAKE_ENGINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake.py");
+
+fn temp_pdn(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("damas-match-{}-{name}.pdn", std::process::id()))
+}
+
+fn damas(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_damas"))
+        .args(args)
+        .output()
+        .expect("run damas")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The numbers of the `result …` line: games, wins, draws, losses, score, elo, error.
+fn read_result_line(text: &str) -> (u32, u32, u32, u32, f64, String, String) {
+    let line = text.lines().last().expect("a last line");
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words[0], "result", "{line}");
+    let keys = ["games", "wins", "draws", "losses", "score", "elo", "error"];
+    assert_eq!(words.len(), 1 + keys.len(), "{line}");
+    let values: Vec<&str> = words[1..]
+        .iter()
+        .zip(keys)
+        .map(|(w, k)| {
+            w.strip_prefix(&format!("{k}="))
+                .unwrap_or_else(|| panic!("{k} in {line}"))
+        })
+        .collect();
+    let int = |s: &str| s.parse::<u32>().expect("an integer");
+    let score: f64 = values[4].parse().expect("score");
+    let score_text = values[4];
+    assert_eq!(
+        score_text.split('.').nth(1).map(str::len),
+        Some(1),
+        "one decimal: {line}"
+    );
+    assert!(values[6].starts_with('±'), "{line}");
+    (
+        int(values[0]),
+        int(values[1]),
+        int(values[2]),
+        int(values[3]),
+        score,
+        values[5].to_string(),
+        values[6].to_string(),
+    )
+}
+
+fn read_pdn(path: &PathBuf) -> Vec<PdnGame> {
+    let text = std::fs::read_to_string(path).expect("pdn written");
+    let _ = std::fs::remove_file(path);
+    parse(&text).expect("pdn parses")
+}
+
+#[test]
+fn internal_match_runs_and_its_pdn_replays() {
+    let pdn = temp_pdn("internal");
+    let out = damas(&[
+        "match",
+        "--variant",
+        "english",
+        "--player",
+        "name=deep depth=3",
+        "--player",
+        "name=shallow depth=1 hash=8",
+        "--games",
+        "4",
+        "--openings",
+        "english-3move",
+        "--concurrency",
+        "2",
+        "--pdn",
+        pdn.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let (games, wins, draws, losses, score, elo, error) = read_result_line(&text);
+    assert_eq!(games, 4);
+    assert_eq!(wins + draws + losses, 4);
+    let expected = 100.0 * (wins as f64 + 0.5 * draws as f64) / 4.0;
+    assert!((score - expected).abs() < 0.05, "{text}");
+    assert!(elo.parse::<f64>().is_ok() || elo.ends_with("inf"), "{elo}");
+    assert!(error.len() > 2, "{error}");
+    assert!(text.contains("deep") && text.contains("shallow"), "{text}");
+
+    let games = read_pdn(&pdn);
+    assert_eq!(games.len(), 4);
+    let mut openings = Vec::new();
+    for g in &games {
+        for tag in [
+            "Event",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "GameType",
+            "Opening",
+            "Termination",
+        ] {
+            assert!(g.tag(tag).is_some(), "tag {tag} missing");
+        }
+        assert_eq!(g.tag("GameType"), Some("21"));
+        let names = [
+            g.tag("White").expect("white"),
+            g.tag("Black").expect("black"),
+        ];
+        assert!(names.contains(&"deep") && names.contains(&"shallow"));
+        let game = replay::<English>(g).expect("every move legal");
+        let outcome = game.outcome().expect("finished");
+        assert_eq!(Some(outcome.result), g.result);
+        assert_eq!(g.tag("Result"), Some(outcome.result.pdn()));
+        // The opening's three moves open the move text.
+        let opening = g.tag("Opening").expect("opening");
+        let moves: Vec<&str> = opening.split_whitespace().skip(1).take(3).collect();
+        assert_eq!(
+            g.moves[..3].iter().map(String::as_str).collect::<Vec<_>>(),
+            moves
+        );
+        openings.push(opening.to_string());
+    }
+    // Two openings, each played twice with colours swapped.
+    openings.sort();
+    openings.dedup();
+    assert_eq!(openings.len(), 2);
+}
+
+#[test]
+fn three_move_deck_plays_legally() {
+    let deck = parse_deck(ENGLISH_3MOVE).expect("deck");
+    assert_eq!(deck.len(), 174);
+    assert_eq!(deck.iter().filter(|o| !o.barred).count(), 156);
+    assert_eq!(deck.iter().filter(|o| o.barred).count(), 18);
+    for o in &deck {
+        assert_eq!(o.moves.len(), 3, "{}", o.label);
+        let game = play_opening::<English>(o).unwrap_or_else(|e| panic!("{e}"));
+        assert!(game.outcome().is_none());
+    }
+    let mut lines: Vec<&Vec<String>> = deck.iter().map(|o| &o.moves).collect();
+    lines.sort();
+    lines.dedup();
+    assert_eq!(lines.len(), 174, "no opening twice");
+}
+
+#[test]
+fn two_move_deck_is_every_first_move_and_reply() {
+    let deck = parse_deck(ENGLISH_2MOVE).expect("deck");
+    assert_eq!(deck.len(), 49);
+    let barred: Vec<String> = deck
+        .iter()
+        .filter(|o| o.barred)
+        .map(|o| o.moves.join(" "))
+        .collect();
+    assert_eq!(
+        barred,
+        [
+            "9-14 21-17",
+            "9-14 23-18",
+            "10-14 21-17",
+            "10-14 23-18",
+            "11-16 23-19",
+            "12-16 23-19"
+        ]
+    );
+    let mut generated = Vec::new();
+    let start = Position::<English>::start();
+    for m in start.legal_moves() {
+        let after = start.after(&m);
+        for r in after.legal_moves() {
+            generated.push(format!(
+                "{} {}",
+                move_text::<English>(&m),
+                move_text::<English>(&r)
+            ));
+        }
+    }
+    let mut listed: Vec<String> = deck.iter().map(|o| o.moves.join(" ")).collect();
+    generated.sort();
+    listed.sort();
+    assert_eq!(listed, generated);
+}
+
+/// A match of Damas against a faulty fake engine: Damas wins every game, and each PDN
+/// game ends `<kind> by fake`.
+fn faulty_engine_loses(mode: &str, kind: &str) {
+    let pdn = temp_pdn(mode);
+    let cmd = format!("name=fake cmd='python3 {FAKE_ENGINE} {mode}'");
+    let out = damas(&[
+        "match",
+        "--variant",
+        "english",
+        "--player",
+        "name=damas depth=2",
+        "--engine",
+        &cmd,
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+        "--move-timeout",
+        "1",
+        "--pdn",
+        pdn.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let (games, wins, draws, losses, score, elo, _) = read_result_line(&text);
+    assert_eq!((games, wins, draws, losses), (2, 2, 0, 0), "{text}");
+    assert_eq!(score, 100.0);
+    assert_eq!(elo, "inf");
+    assert!(text.contains(&format!("faults fake: {kind} 2")), "{text}");
+    let games = read_pdn(&pdn);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let termination = g.tag("Termination").expect("termination");
+        assert!(
+            termination.starts_with(&format!("{kind} by fake")),
+            "{termination}"
+        );
+        let game = replay::<English>(g).expect("legal moves only");
+        assert_eq!(Some(game.outcome().expect("over").result), g.result);
+        let winner = if g.result == Some(damas::game::GameResult::WhiteWins) {
+            g.tag("White")
+        } else {
+            g.tag("Black")
+        };
+        assert_eq!(winner, Some("damas"));
+    }
+}
+
+#[test]
+fn crashing_engine_loses() {
+    faulty_engine_loses("crash", "crash");
+}
+
+#[test]
+fn hanging_engine_loses() {
+    faulty_engine_loses("hang", "hang");
+}
+
+#[test]
+fn illegal_move_loses() {
+    faulty_engine_loses("illegal", "illegal move");
+}
+
+#[test]
+fn garbage_output_loses() {
+    faulty_engine_loses("garbage", "garbage output");
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match() {
+    let cmd = format!("name=fake cmd='python3 {FAKE_ENGINE} crash'");
+    let out = damas(&[
+        "match",
+        "--player",
+        "name=damas depth=1",
+        "--engine",
+        &cmd,
+        "--games",
+        "40",
+        "--concurrency",
+        "1",
+        "--sprt",
+        "elo0=0 elo1=50",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    // Seven straight wins take the log-likelihood ratio past ln(0.95/0.05) = 2.94.
+    assert_eq!(read_result_line(&text).0, 7, "{text}");
+    assert!(text.contains("H1 accepted"), "{text}");
+}
+
+#[test]
+fn elo_and_error_match_hand_computed_values() {
+    let t = Tally {
+        wins: 60,
+        draws: 30,
+        losses: 10,
+    };
+    let e = t.elo().expect("games");
+    // 75%: -400 log10(1/0.75 - 1) = +190.85; per-game variance 0.1125, so the score's
+    // 95% interval is 0.75 ± 0.0657 and the Elo one [134.36, 258.45].
+    assert!((e.elo - 190.8485).abs() < 1e-3, "{}", e.elo);
+    assert!((e.error - 62.045).abs() < 1e-2, "{}", e.error);
+    assert_eq!(
+        result_line(&t),
+        "result games=100 wins=60 draws=30 losses=10 score=75.0 elo=190.8 error=±62.0"
+    );
+    assert_eq!(
+        result_line(&t.mirrored()),
+        "result games=100 wins=10 draws=30 losses=60 score=25.0 elo=-190.8 error=±62.0"
+    );
+    let even = Tally {
+        wins: 10,
+        draws: 0,
+        losses: 10,
+    };
+    assert_eq!(even.elo().expect("games").elo, 0.0);
+}
+
+#[test]
+fn sprt_decisions() {
+    let sprt = Sprt {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    let (lower, upper) = sprt.bounds();
+    assert!((upper - 2.944).abs() < 1e-3 && (lower + 2.944).abs() < 1e-3);
+    let strong = Tally {
+        wins: 80,
+        draws: 15,
+        losses: 5,
+    };
+    assert_eq!(sprt.decide(strong), SprtDecision::AcceptH1);
+    assert_eq!(sprt.decide(strong.mirrored()), SprtDecision::AcceptH0);
+    let few = Tally {
+        wins: 2,
+        draws: 1,
+        losses: 1,
+    };
+    assert_eq!(sprt.decide(few), SprtDecision::Continue);
+}
+
+#[test]
+fn bad_command_lines_give_one_line_and_exit_code_2() {
+    for args in [
+        vec!["match", "--player", "name=a depth=x", "--player", "name=b"],
+        vec!["match", "--player", "name=a"],
+        vec![
+            "match",
+            "--player",
+            "a",
+            "--player",
+            "b",
+            "--openings",
+            "sometimes",
+        ],
+        vec![
+            "match",
+            "--variant",
+            "international",
+            "--player",
+            "a",
+            "--player",
+            "b",
+            "--openings",
+            "english-3move",
+        ],
+        vec!["match", "--player", "name=a", "--engine", "name=b cmd='"],
+        vec![
+            "match",
+            "--player",
+            "name=a",
+            "--engine",
+            "name=b cmd=/nonexistent/engine",
+        ],
+        vec![
+            "match",
+            "--player",
+            "a",
+            "--player",
+            "b",
+            "--sprt",
+            "elo0=5 elo1=1",
+        ],
+    ] {
+        let out = damas(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("damas: "), "{err}");
+    }
+}
