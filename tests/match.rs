@@ -203,10 +203,10 @@ fn two_move_deck_is_every_first_move_and_reply() {
 
 /// A match of Damas against a faulty fake engine: Damas wins every game, and each PDN
 /// game ends `<kind> by fake`.
-fn faulty_engine_loses(mode: &str, kind: &str) {
+fn faulty_engine_loses(mode: &str, kind: &str, level: &[&str]) {
     let pdn = temp_pdn(mode);
     let cmd = format!("name=fake cmd='python3 {FAKE_ENGINE} {mode}'");
-    let out = damas(&[
+    let mut args = vec![
         "match",
         "--variant",
         "english",
@@ -218,11 +218,11 @@ fn faulty_engine_loses(mode: &str, kind: &str) {
         "2",
         "--concurrency",
         "1",
-        "--move-timeout",
-        "1",
         "--pdn",
         pdn.to_str().expect("utf-8 path"),
-    ]);
+    ];
+    args.extend(level);
+    let out = damas(&args);
     assert!(
         out.status.success(),
         "{}",
@@ -255,22 +255,29 @@ fn faulty_engine_loses(mode: &str, kind: &str) {
 
 #[test]
 fn crashing_engine_loses() {
-    faulty_engine_loses("crash", "crash");
+    faulty_engine_loses("crash", "crash", &["--move-timeout", "1"]);
 }
 
 #[test]
 fn hanging_engine_loses() {
-    faulty_engine_loses("hang", "hang");
+    faulty_engine_loses("hang", "hang", &["--move-timeout", "1"]);
 }
 
 #[test]
 fn illegal_move_loses() {
-    faulty_engine_loses("illegal", "illegal move");
+    faulty_engine_loses("illegal", "illegal move", &["--move-timeout", "1"]);
 }
 
 #[test]
 fn garbage_output_loses() {
-    faulty_engine_loses("garbage", "garbage output");
+    faulty_engine_loses("garbage", "garbage output", &["--move-timeout", "1"]);
+}
+
+#[test]
+fn time_loss_loses() {
+    // The fake answers after half a second; its clock holds a tenth (Damas searches to
+    // depth 2, off the clock).
+    faulty_engine_loses("slow", "time forfeit", &["--time", "0.1", "--grace", "2"]);
 }
 
 #[test]

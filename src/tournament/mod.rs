@@ -235,11 +235,19 @@ fn run_match_in<R: Rules>(
     if config.games == 0 {
         return Err(MatchError::NoGames);
     }
+    // Each warning once, however many times engines are started.
+    let mut warned: Vec<String> = Vec::new();
+    let mut warn = |w: &String, on_event: &mut dyn FnMut(Event<'_>)| {
+        if !warned.contains(w) {
+            warned.push(w.clone());
+            on_event(Event::Warning(w.clone()));
+        }
+    };
     // Each engine once before the first game: a wrong command stops the match here.
     for spec in &config.players {
         let (_client, warnings) = open_engine(spec, config.variant)?;
-        for w in warnings {
-            on_event(Event::Warning(w));
+        for w in &warnings {
+            warn(w, on_event);
         }
     }
     let openings =
@@ -271,13 +279,16 @@ fn run_match_in<R: Rules>(
     let workers = config.concurrency.clamp(1, jobs.len());
     let queue = Mutex::new(jobs);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<GameReport>();
+    // Each report carries the worker's acknowledgement channel: a worker takes its next
+    // game only once the report is counted, so an SPRT stop is exact.
+    let (tx, rx) = mpsc::channel::<(GameReport, mpsc::Sender<()>)>();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
             let (queue, stop) = (&queue, &stop);
             scope.spawn(move || {
                 let mut seats: Vec<Option<HubClient>> = (0..n).map(|_| None).collect();
+                let (ack_tx, ack_rx) = mpsc::channel();
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -288,14 +299,14 @@ fn run_match_in<R: Rules>(
                     };
                     let Some(job) = job else { break };
                     let report = play_game::<R>(config, &job, &mut seats);
-                    if tx.send(report).is_err() {
+                    if tx.send((report, ack_tx.clone())).is_err() || ack_rx.recv().is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
-        for report in rx {
+        for (report, ack) in rx {
             standings.record(&report);
             if let Some(sprt) = &config.sprt {
                 let t = standings.players[0];
@@ -306,9 +317,10 @@ fn run_match_in<R: Rules>(
                 }
             }
             for w in &report.warnings {
-                on_event(Event::Warning(w.clone()));
+                warn(w, on_event);
             }
             on_event(Event::GameDone(&report, &standings));
+            let _ = ack.send(());
         }
     });
     Ok(standings)

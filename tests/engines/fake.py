@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A faulty Hub engine for the match tests: it shakes hands, then misbehaves at its first
-search, as told by its one argument: crash, hang, illegal or garbage."""
+search, as told by its one argument: crash, hang, illegal, garbage, or slow (answers
+after half a second, past a short clock)."""
 
 import sys
 import time
@@ -29,6 +30,9 @@ for raw in sys.stdin:
             sys.exit(3)
         elif mode == "hang":
             time.sleep(3600)
+        elif mode == "slow":
+            time.sleep(0.5)
+            say("done move=1-5")
         elif mode == "illegal":
             say("info depth=1 score=0.00")
             say("done move=1-5")
