@@ -7,10 +7,13 @@ use std::process::{Command, Output};
 use damas::notation::move_text;
 use damas::pdn::{parse, replay, PdnGame};
 use damas::position::Position;
-use damas::rules::English;
-use damas::tournament::ballot::{parse_deck, play_opening, ENGLISH_2MOVE, ENGLISH_3MOVE};
+use damas::rules::{English, International};
+use damas::tournament::ballot::{
+    parse_deck, play_opening, OpeningSet, ENGLISH_2MOVE, ENGLISH_3MOVE,
+};
 use damas::tournament::cli::result_line;
 use damas::tournament::stats::{Sprt, SprtDecision, Tally};
+use damas::Variant;
 
 const FAKE_ENGINE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake.py");
 
@@ -144,6 +147,72 @@ fn internal_match_runs_and_its_pdn_replays() {
     openings.sort();
     openings.dedup();
     assert_eq!(openings.len(), 2);
+}
+
+#[test]
+fn round_robin_pairs_every_player() {
+    let out = damas(&[
+        "match",
+        "--player",
+        "name=a depth=3",
+        "--player",
+        "name=b depth=2",
+        "--player",
+        "name=c depth=1",
+        "--games",
+        "2",
+        "--openings",
+        "english-2move",
+        "--concurrency",
+        "2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    // Three pairs of two games: four games for each player.
+    for name in ["a", "b", "c"] {
+        let row = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("row {name} in {text}"));
+        let cells: Vec<u32> = row
+            .split_whitespace()
+            .skip(1)
+            .take(4)
+            .map(|c| c.parse().expect("count"))
+            .collect();
+        assert_eq!(cells[0], 4, "{row}");
+        assert_eq!(cells[1] + cells[2] + cells[3], 4, "{row}");
+    }
+    assert_eq!(read_result_line(&text).0, 4);
+}
+
+#[test]
+fn random_openings_are_legal_balanced_and_seeded() {
+    let set = OpeningSet::Random(8);
+    let a = set
+        .openings::<International>(Variant::International, 4, 7)
+        .expect("openings");
+    assert_eq!(a.len(), 4);
+    for o in &a {
+        assert_eq!(o.moves.len(), 8);
+        play_opening::<International>(o).expect("legal");
+    }
+    let again = set
+        .openings::<International>(Variant::International, 4, 7)
+        .expect("openings");
+    assert_eq!(a, again, "same seed, same openings");
+    let other = set
+        .openings::<International>(Variant::International, 4, 8)
+        .expect("openings");
+    assert_ne!(a, other);
+    // Decks are for English only.
+    assert!(OpeningSet::English3Move
+        .openings::<International>(Variant::International, 4, 1)
+        .is_err());
 }
 
 #[test]
@@ -333,6 +402,7 @@ fn elo_and_error_match_hand_computed_values() {
         losses: 10,
     };
     assert_eq!(even.elo().expect("games").elo, 0.0);
+    assert!(result_line(&even).ends_with("score=50.0 elo=0.0 error=±163.3"));
 }
 
 #[test]

@@ -14,6 +14,7 @@ use crate::variant::Variant;
 /// Arguments of `damas match`.
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
+    /// The variant played.
     #[arg(long, default_value = "english")]
     pub variant: String,
     /// Damas itself with its settings: `"name=A depth=12 book=false hash=64 threads=1"`

@@ -256,7 +256,8 @@ impl HubClient {
                         elapsed: started.elapsed(),
                     });
                 }
-                "info" | "pong" => {}
+                // Protocol lines out of place, but harmless.
+                "info" | "pong" | "id" | "param" | "wait" | "ready" => {}
                 "error" => {
                     return Err(Fault::EngineError(
                         msg.get("message").unwrap_or("").to_string(),

@@ -69,7 +69,6 @@ pub enum MatchError {
         variant: String,
     },
     NoGames,
-    Io(String),
 }
 
 impl fmt::Display for MatchError {
@@ -82,7 +81,6 @@ impl fmt::Display for MatchError {
                 write!(f, "engine '{player}' does not play {variant}")
             }
             MatchError::NoGames => write!(f, "no games to play"),
-            MatchError::Io(e) => write!(f, "{e}"),
         }
     }
 }
@@ -169,7 +167,9 @@ impl Standings {
 
 /// What a running match tells its caller.
 pub enum Event<'a> {
+    /// Something to tell the user once (a param an engine refused).
     Warning(String),
+    /// A game ended; the standings include it.
     GameDone(&'a GameReport, &'a Standings),
 }
 

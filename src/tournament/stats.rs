@@ -74,7 +74,8 @@ pub fn elo_of_score(s: f64) -> f64 {
     } else if s <= 0.0 {
         f64::NEG_INFINITY
     } else {
-        -400.0 * (1.0 / s - 1.0).log10()
+        // `+ 0.0` turns the -0 of an even score into 0.
+        -400.0 * (1.0 / s - 1.0).log10() + 0.0
     }
 }
 
