@@ -21,7 +21,7 @@ use crate::color::Color;
 use crate::game::{Game, GameResult};
 use crate::notation::{move_text, parse_move, write_board_string};
 use crate::pdn;
-use crate::position::Position;
+use crate::position::{MoveOf, Position};
 use crate::rules::Rules;
 use crate::variant::Variant;
 use crate::with_rules;
@@ -338,7 +338,7 @@ fn ask_move<R: Rules>(
     game: &Game<R>,
     clock: &mut Duration,
     warnings: &mut Vec<String>,
-) -> Result<crate::position::MoveOf<R>, Fault> {
+) -> Result<MoveOf<R>, Fault> {
     if seat.is_none() {
         let (client, w) = open_engine(spec, config.variant).map_err(|e| match e {
             MatchError::Engine { fault, .. } => fault,
