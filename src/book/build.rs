@@ -1,10 +1,12 @@
 //! Building a book by drop-out expansion: from the start, search every position with all its
-//! moves scored (multi-PV), keep the moves within a margin of the best as book moves, and
-//! expand each of them, ply after ply, down to a fixed number of plies. A position reached
-//! by several move orders is searched once. Each search starts from an empty hash table on
+//! moves scored (multi-PV) and keep the moves within a margin of the best as book moves.
+//! A line drops out when the score its moves gave away, added up along it, exceeds the
+//! drop-out budget: so the book goes wide near the start and along the best lines, and
+//! stops on lines that are already worse. Expansion goes ply after ply, down to a fixed
+//! number of plies; a position reached by several move orders is searched once. Each search starts from an empty hash table on
 //! one thread, so a book is the same whatever the number of workers and the order they run.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -33,6 +35,8 @@ pub struct BuildSettings {
     pub workers: usize,
     /// Moves scoring within this much of the best (hundredths of a man) are book moves.
     pub margin: Score,
+    /// A line is expanded while the score given away by its moves, added up, is at most this.
+    pub drop_out: Score,
     /// Hash table of each worker, in MB.
     pub hash_mb: usize,
 }
@@ -59,7 +63,10 @@ pub enum BuildError {
     /// The side to move has no move at the start: nothing to put in a book.
     NoMoveAtStart(Variant),
     /// The book to resume is for another variant.
-    OtherVariant { book: Variant, asked: Variant },
+    OtherVariant {
+        book: Variant,
+        asked: Variant,
+    },
     /// The book to resume was built with other settings; its positions would not match.
     OtherSettings {
         tag: String,
@@ -92,8 +99,11 @@ impl fmt::Display for BuildError {
 
 impl std::error::Error for BuildError {}
 
-/// The tags a build writes, which a resumed book must match (`Plies` may differ: a
-/// resumed build can go deeper or shallower).
+/// Tags that only choose which positions get searched: a resumed build may change them.
+const FREE_TAGS: [&str; 2] = ["Plies", "DropOut"];
+
+/// The tags a build writes, which a resumed book must match but for [`FREE_TAGS`] (a
+/// resumed build can go deeper or wider, and the positions it shares are the same).
 fn settings_tags(s: &BuildSettings) -> Vec<(String, String)> {
     let mut tags = vec![("Plies".to_string(), s.plies.to_string())];
     if let Some(d) = s.limits.depth {
@@ -103,6 +113,10 @@ fn settings_tags(s: &BuildSettings) -> Vec<(String, String)> {
         tags.push(("Nodes".into(), n.to_string()));
     }
     tags.push(("Margin".into(), format!("{:.2}", s.margin as f64 / 100.0)));
+    tags.push((
+        "DropOut".into(),
+        format!("{:.2}", s.drop_out as f64 / 100.0),
+    ));
     tags
 }
 
@@ -118,6 +132,8 @@ pub fn build(
 ) -> Result<Book, BuildError> {
     let tags = settings_tags(settings);
     let old = match resume {
+        // An empty book (the placeholder of a variant not built yet) has nothing to keep.
+        Some(b) if b.is_empty() => None,
         Some(b) => {
             if b.variant() != settings.variant {
                 return Err(BuildError::OtherVariant {
@@ -125,7 +141,10 @@ pub fn build(
                     asked: settings.variant,
                 });
             }
-            for (name, value) in tags.iter().filter(|(n, _)| n != "Plies") {
+            for (name, value) in tags
+                .iter()
+                .filter(|(n, _)| !FREE_TAGS.contains(&n.as_str()))
+            {
                 let had = b.tag(name).unwrap_or("none");
                 if had != value {
                     return Err(BuildError::OtherSettings {
@@ -166,7 +185,8 @@ fn build_in<R: Rules>(
     let mut book = Book::new(settings.variant, tags);
     let mut seen: HashSet<u64> = HashSet::new();
     seen.insert(start.hash());
-    let mut frontier = vec![start];
+    // Each position of the ply with the least score given away on a line reaching it.
+    let mut frontier: Vec<(Position<R>, Score)> = vec![(start, 0)];
     let mut searched = 0usize;
     let mut reused = 0usize;
     let mut last_save = Instant::now();
@@ -176,7 +196,7 @@ fn build_in<R: Rules>(
         // Positions already in the resumed book are taken as they are.
         let mut todo: Vec<Position<R>> = Vec::new();
         let mut kept = Vec::new();
-        for pos in &frontier {
+        for (pos, _) in &frontier {
             match old.as_ref().and_then(|b| b.lookup(pos)) {
                 Some(e) => kept.push((*pos, e.moves.clone())),
                 None => todo.push(*pos),
@@ -221,26 +241,35 @@ fn build_in<R: Rules>(
         if ply + 1 == settings.plies {
             break;
         }
-        let mut next = Vec::new();
-        for pos in &frontier {
+        let mut next: HashMap<u64, (Position<R>, Score)> = HashMap::new();
+        for (pos, lost) in &frontier {
             let Some(entry) = book.lookup(pos) else {
                 continue;
             };
+            let best = entry.moves.iter().map(|m| m.score).max().unwrap_or(0);
             for m in &entry.moves {
                 let Ok(mv) = parse_move(pos, &m.text) else {
                     continue;
                 };
-                let child = pos.after(&mv);
-                if !child.legal_moves().is_empty() && seen.insert(child.hash()) {
-                    next.push(child);
+                let lost = lost + (best - m.score).max(0);
+                if lost > settings.drop_out {
+                    continue;
                 }
+                let child = pos.after(&mv);
+                if child.legal_moves().is_empty() || seen.contains(&child.hash()) {
+                    continue;
+                }
+                let slot = next.entry(child.hash()).or_insert((child, lost));
+                slot.1 = slot.1.min(lost);
             }
         }
+        seen.extend(next.keys().copied());
         if !frontier.is_empty() {
             growth = (next.len() as f64 / frontier.len() as f64).max(1.0);
         }
         // The same order every run, whatever the order the searches finished in.
-        next.sort_by_cached_key(|p| write_fen(p));
+        let mut next: Vec<(Position<R>, Score)> = next.into_values().collect();
+        next.sort_by_cached_key(|(p, _)| write_fen(p));
         frontier = next;
     }
     checkpoint(&book).map_err(BuildError::Save)?;

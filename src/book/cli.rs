@@ -52,6 +52,10 @@ pub struct BuildArgs {
     /// Moves within this many men of the best are book moves, and are expanded.
     #[arg(long, default_value_t = 0.20)]
     pub margin: f64,
+    /// A line drops out of the book when its moves gave away more than this many men in
+    /// all (default: the margin).
+    #[arg(long)]
+    pub drop_out: Option<f64>,
     /// Hash table per worker, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
@@ -138,6 +142,7 @@ fn run_build(a: &BuildArgs) -> Result<(), BookCliError> {
         limits,
         workers,
         margin: margin_centi(a.margin)?,
+        drop_out: margin_centi(a.drop_out.unwrap_or(a.margin))?,
         hash_mb: a.hash.clamp(1, 4096),
     };
     let resume = if a.out.exists() && !a.fresh {
@@ -251,7 +256,12 @@ fn show_in<R: Rules>(book: Option<&Book>, a: &ShowArgs, margin: Score) -> Result
         .fen
         .as_deref()
         .map_or(crate::engine::Start::Initial, crate::engine::Start::Fen);
-    let moves: Vec<&str> = a.moves.as_deref().unwrap_or("").split_whitespace().collect();
+    let moves: Vec<&str> = a
+        .moves
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
     let game = line::<R, &str>(start, &moves, R::DRAW).map_err(fail)?;
     let pos = game.position();
     println!("fen: {}", write_fen(pos));

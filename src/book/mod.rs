@@ -24,7 +24,8 @@ use crate::variant::Variant;
 use crate::with_rules;
 
 /// The first line of every book Damas writes.
-const BANNER: &str = "# Damas opening book. Each line: FEN, then move score weight, repeated. See book/README.md.";
+const BANNER: &str =
+    "# Damas opening book. Each line: FEN, then move score weight, repeated. See book/README.md.";
 
 /// One book move: its text in the variant's notation, its search score and its weight.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -52,23 +53,37 @@ pub enum BookError {
     NoVariant,
     UnknownVariant(String),
     /// A line that is neither a comment, a tag nor a position; `line` counts from 1.
-    BadLine { line: usize, reason: String },
-    BadPosition { line: usize, reason: NotationError },
+    BadLine {
+        line: usize,
+        reason: String,
+    },
+    BadPosition {
+        line: usize,
+        reason: NotationError,
+    },
     IllegalMove {
         line: usize,
         text: String,
         reason: NotationError,
     },
     /// The same position on two lines.
-    Duplicate { line: usize, first: usize },
+    Duplicate {
+        line: usize,
+        first: usize,
+    },
     /// A book file could not be read or written.
-    Io { path: String, reason: String },
+    Io {
+        path: String,
+        reason: String,
+    },
 }
 
 impl fmt::Display for BookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BookError::NoVariant => write!(f, "book has no [Variant \"…\"] tag before its positions"),
+            BookError::NoVariant => {
+                write!(f, "book has no [Variant \"…\"] tag before its positions")
+            }
             BookError::UnknownVariant(v) => write!(f, "book is for unknown variant '{v}'"),
             BookError::BadLine { line, reason } => write!(f, "book line {line}: {reason}"),
             BookError::BadPosition { line, reason } => {
@@ -387,7 +402,10 @@ const SHIPPED: &[(Variant, &str)] = &[
     ),
     (Variant::Czech, include_str!("../../book/czech.book")),
     (Variant::Russian, include_str!("../../book/russian.book")),
-    (Variant::Brazilian, include_str!("../../book/brazilian.book")),
+    (
+        Variant::Brazilian,
+        include_str!("../../book/brazilian.book"),
+    ),
     (
         Variant::International,
         include_str!("../../book/international.book"),
@@ -403,9 +421,15 @@ const SHIPPED: &[(Variant, &str)] = &[
     (Variant::Gothic, include_str!("../../book/gothic.book")),
     (Variant::Dameo, include_str!("../../book/dameo.book")),
     (Variant::Hawaiian, include_str!("../../book/hawaiian.book")),
-    (Variant::Alquerque, include_str!("../../book/alquerque.book")),
+    (
+        Variant::Alquerque,
+        include_str!("../../book/alquerque.book"),
+    ),
     (Variant::Corner, include_str!("../../book/corner.book")),
-    (Variant::Parachute, include_str!("../../book/parachute.book")),
+    (
+        Variant::Parachute,
+        include_str!("../../book/parachute.book"),
+    ),
 ];
 
 /// The text of the book shipped for `variant`, if there is one.
