@@ -110,8 +110,13 @@ fn lookup_finds_transpositions_and_nothing_else() {
     assert_eq!(book.lookup(&b).map(|e| &e.moves), Some(&moves));
     assert!(book.lookup(&Position::<R>::start()).is_none());
     // Same pieces, other side to move: another position.
-    let other: Position<R> =
-        parse_fen(&damas::notation::write_fen(&a).replacen('W', "B", 1)).expect("fen");
+    let fen = damas::notation::write_fen(&a);
+    let flipped = match fen.split_at(1) {
+        ("B", rest) => format!("W{rest}"),
+        (_, rest) => format!("B{rest}"),
+    };
+    let other: Position<R> = parse_fen(&flipped).expect("fen");
+    assert_ne!(other, a);
     assert!(book.lookup(&other).is_none());
 }
 
@@ -268,11 +273,14 @@ fn scores_read_back_as_written() {
 
 const START: &str = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
 
+/// Whether an error is the one a case expects.
+type IsExpected = fn(&BookError) -> bool;
+
 /// Broken book text gives the matching error, never a panic.
 #[test]
 fn corrupt_books_give_typed_errors() {
     let head = "[Variant \"english\"]\n";
-    let cases: Vec<(String, fn(&BookError) -> bool)> = vec![
+    let cases: Vec<(String, IsExpected)> = vec![
         (format!("{START} 11-15 +0.05 10\n"), |e| {
             matches!(e, BookError::NoVariant)
         }),
@@ -699,8 +707,7 @@ fn book_commands_show_moves_and_refuse_bad_input() {
             "build",
             "--variant",
             "english",
-            "--margin",
-            "-1",
+            "--margin=-1",
             "--out",
             "/nonexistent/x.book",
         ],

@@ -276,12 +276,16 @@ fn build_in<R: Rules>(
     Ok(book)
 }
 
+/// What [`search_all`] calls with each position and its scored moves; an error stops the work.
+type OnSearched<'a, R> =
+    dyn FnMut(Position<R>, Result<Vec<BookMove>, BuildError>) -> Result<(), BuildError> + 'a;
+
 /// Search `positions` on `settings.workers` rayon threads, each with its own engine, and
 /// hand each result to `done` on the calling thread as it comes.
 fn search_all<R: Rules>(
     settings: &BuildSettings,
     positions: &[Position<R>],
-    done: &mut dyn FnMut(Position<R>, Result<Vec<BookMove>, BuildError>) -> Result<(), BuildError>,
+    done: &mut OnSearched<'_, R>,
 ) -> Result<(), BuildError> {
     if positions.is_empty() {
         return Ok(());

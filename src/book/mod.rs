@@ -309,7 +309,7 @@ fn parse_entry<R: Rules>(line: usize, text: &str) -> Result<Entry, BookError> {
     let fen_text = tokens.next().unwrap_or_default();
     let pos = parse_fen::<R>(fen_text).map_err(|reason| BookError::BadPosition { line, reason })?;
     let rest: Vec<&str> = tokens.collect();
-    if rest.is_empty() || rest.len() % 3 != 0 {
+    if rest.is_empty() || !rest.len().is_multiple_of(3) {
         return Err(BookError::BadLine {
             line,
             reason: "expected the FEN, then one or more 'move score weight' triples".into(),
