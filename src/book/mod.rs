@@ -316,12 +316,19 @@ fn parse_entry<R: Rules>(line: usize, text: &str) -> Result<Entry, BookError> {
         });
     }
     let mut moves = Vec::with_capacity(rest.len() / 3);
+    // Full-form texts match a legal move's text; other forms go through the parser.
+    let legal: Vec<String> = pos.legal_moves().iter().map(move_text::<R>).collect();
     for triple in rest.chunks(3) {
-        let m = parse_move(&pos, triple[0]).map_err(|reason| BookError::IllegalMove {
-            line,
-            text: triple[0].to_string(),
-            reason,
-        })?;
+        let text = if legal.iter().any(|t| t == triple[0]) {
+            triple[0].to_string()
+        } else {
+            let m = parse_move(&pos, triple[0]).map_err(|reason| BookError::IllegalMove {
+                line,
+                text: triple[0].to_string(),
+                reason,
+            })?;
+            move_text::<R>(&m)
+        };
         let score = parse_score(triple[1]).ok_or_else(|| BookError::BadLine {
             line,
             reason: format!("bad score '{}' (expected men, like +0.25)", triple[1]),
@@ -330,7 +337,6 @@ fn parse_entry<R: Rules>(line: usize, text: &str) -> Result<Entry, BookError> {
             line,
             reason: format!("bad weight '{}' (expected a whole number)", triple[2]),
         })?;
-        let text = move_text::<R>(&m);
         if moves.iter().any(|b: &BookMove| b.text == text) {
             return Err(BookError::BadLine {
                 line,
@@ -445,7 +451,7 @@ pub fn shipped_variants() -> impl Iterator<Item = Variant> {
     SHIPPED.iter().map(|(v, _)| *v)
 }
 
-static LOADED: [OnceCell<Option<Book>>; 17] = [const { OnceCell::new() }; 17];
+static LOADED: [OnceCell<Option<Book>>; SHIPPED.len()] = [const { OnceCell::new() }; SHIPPED.len()];
 
 /// The book shipped for `variant`, parsed on first use and kept. `None` when the variant
 /// has none (a variant option that changes the rules, One-way) or it is empty.
