@@ -670,62 +670,66 @@ fn book_commands_show_moves_and_refuse_bad_input() {
     let (code, out, _) = damas(&["book", "show", "--variant", "international"]);
     assert_eq!(code, 0);
     assert!(out.contains("book moves ("), "{out}");
-    for args in [
-        vec!["book", "show", "--variant", "chess"],
-        vec!["book", "show", "--variant", "english", "--moves", "11-19"],
-        vec!["book", "show", "--variant", "english", "--fen", "W:W99"],
-        vec![
-            "book",
-            "show",
-            "--variant",
-            "english",
-            "--file",
+    let scratch = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("refused.book");
+    let scratch = scratch.to_str().expect("utf-8");
+    fn build<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let mut v = vec!["book", "build"];
+        v.extend_from_slice(extra);
+        v
+    }
+    for (mut args, expected) in [
+        (
+            vec!["book", "show", "--variant", "chess"],
+            "unknown variant",
+        ),
+        (
+            vec!["book", "show", "--variant", "english", "--moves", "11-19"],
+            "11-19",
+        ),
+        (
+            vec!["book", "show", "--variant", "english", "--fen", "W:W99"],
+            "position",
+        ),
+        (
+            vec![
+                "book",
+                "show",
+                "--variant",
+                "english",
+                "--file",
+                "/nonexistent/x.book",
+            ],
             "/nonexistent/x.book",
-        ],
-        vec![
-            "book",
-            "build",
-            "--variant",
-            "chess",
-            "--out",
-            "/nonexistent/x.book",
-        ],
-        vec![
-            "book",
-            "build",
-            "--variant",
-            "one-way",
-            "--plies",
-            "2",
-            "--depth",
-            "2",
-            "--out",
-            "/nonexistent/x.book",
-        ],
-        vec![
-            "book",
-            "build",
-            "--variant",
-            "english",
-            "--margin=-1",
-            "--out",
-            "/nonexistent/x.book",
-        ],
-        vec![
-            "book",
-            "build",
-            "--variant",
-            "english",
-            "--plies",
-            "0",
-            "--out",
-            "/nonexistent/x.book",
-        ],
+        ),
+        (build(&["--variant", "chess"]), "unknown variant"),
+        (
+            build(&["--variant", "one-way", "--plies", "2", "--depth", "2"]),
+            "no move",
+        ),
+        (build(&["--variant", "english", "--margin=-1"]), "margin"),
+        (build(&["--variant", "english", "--plies", "0"]), "plies"),
+        (build(&["--variant", "english", "--depth", "0"]), "positive"),
     ] {
+        if args[1] == "build" {
+            args.extend(["--out", scratch]);
+        }
         let (code, _, err) = damas(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
     }
+    let (code, _, err) = damas(&build(&[
+        "--variant",
+        "english",
+        "--out",
+        "/nonexistent/dir/x.book",
+    ]));
+    assert_eq!(code, 2);
+    assert!(err.contains("no directory"), "{err}");
+    assert!(
+        !std::path::Path::new(scratch).exists(),
+        "a refused build wrote its --out"
+    );
 }
 
 /// The command builds a book file, and a second run with the same --out resumes it.

@@ -145,6 +145,12 @@ fn run_build(a: &BuildArgs) -> Result<(), BookCliError> {
         drop_out: margin_centi(a.drop_out.unwrap_or(a.margin))?,
         hash_mb: a.hash.clamp(1, 4096),
     };
+    // Fail now, not at the first checkpoint after minutes of searching.
+    if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return Err(fail(format!("no directory '{}' for --out", dir.display())));
+        }
+    }
     let resume = if a.out.exists() && !a.fresh {
         let b = Book::load(&a.out).map_err(|e| fail(format!("cannot resume: {e}")))?;
         eprintln!(
