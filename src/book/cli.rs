@@ -35,6 +35,7 @@ pub enum BookCommand {
 /// Arguments of `damas book build`.
 #[derive(clap::Args, Debug)]
 pub struct BuildArgs {
+    /// The variant, by name or alias (`damas variants`).
     #[arg(long)]
     pub variant: String,
     /// Book moves go this many plies deep from the start.
@@ -70,6 +71,7 @@ pub struct BuildArgs {
 /// Arguments of `damas book show`.
 #[derive(clap::Args, Debug)]
 pub struct ShowArgs {
+    /// The variant, by name or alias (`damas variants`).
     #[arg(long, default_value = "english")]
     pub variant: String,
     /// PDN FEN of the position (default: the start position).

@@ -125,6 +125,7 @@ impl Book {
         }
     }
 
+    /// The variant whose rules every position and move of the book was checked against.
     pub fn variant(&self) -> Variant {
         self.variant
     }
@@ -134,6 +135,7 @@ impl Book {
         &self.tags
     }
 
+    /// The value of a tag other than `Variant`.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -154,10 +156,12 @@ impl Book {
         &self.entries
     }
 
+    /// Number of positions.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the book has no position (a variant not built yet).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
