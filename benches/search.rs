@@ -10,7 +10,8 @@ use damas::Variant;
 const ENGLISH: &str = "B:W14,22,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,11,15,16";
 
 fn run(variant: Variant, start: Start<'_>, depth: u32) -> u64 {
-    let engine = Engine::new(16);
+    let mut engine = Engine::new(16);
+    engine.book = false;
     let control = Control::new(false);
     engine
         .think::<&str>(

@@ -92,7 +92,9 @@ fn main() {
     let nodes = value("--nodes", 20_000);
     for name in ["english", "international"] {
         let variant = Variant::from_name(name).expect("variant");
-        let engine = Engine::new(16);
+        let mut engine = Engine::new(16);
+        // The strength of the search, not of the book.
+        engine.book = false;
         let start = Instant::now();
         let (mut w, mut d, mut l) = (0, 0, 0);
         for g in 0..games {

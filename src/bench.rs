@@ -68,6 +68,8 @@ pub struct BenchLine {
 pub fn run(each: &mut dyn FnMut(&BenchLine)) -> (u64, Duration) {
     let mut engine = Engine::new(HASH_MB);
     engine.threads = 1;
+    // The benchmark measures the search: no book moves.
+    engine.book = false;
     let mut nodes = 0;
     let start = Instant::now();
     for &(variant, fen, depth) in POSITIONS {

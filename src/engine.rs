@@ -2,13 +2,16 @@
 //! and progress as text out. The command line and the protocol talk only to this.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
+
+use crate::book::{self, Book};
 
 use crate::draw::DrawRules;
 use crate::eval::Score;
 use crate::game::Game;
 use crate::limits::Limits;
-use crate::notation::{self, move_text, parse_board_string, parse_fen, NotationError};
+use crate::notation::{self, move_text, parse_board_string, parse_fen, parse_move, NotationError};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::{self, plies_to_end, Control, Info, Job};
@@ -137,7 +140,17 @@ pub struct Engine {
     pub multipv: usize,
     /// Draw counts replacing the variant's own (`None`: the variant's).
     pub draw: Option<DrawRules>,
+    /// Play a book move when the book has the position (for play; analysis turns it off).
+    pub book: bool,
+    /// Book moves scoring within this many men of the best book move may be played: 0
+    /// always plays the best, more gives variety.
+    pub book_margin: f64,
+    /// A book used instead of the shipped one for its variant.
+    pub book_file: Option<Arc<Book>>,
 }
+
+/// Default of [`Engine::book_margin`], in men.
+pub const DEFAULT_BOOK_MARGIN: f64 = 0.10;
 
 /// The start position `start` names.
 pub fn start_position<R: Rules>(start: Start<'_>) -> Result<Position<R>, EngineError> {
@@ -178,6 +191,9 @@ impl Engine {
             threads: 1,
             multipv: 1,
             draw: None,
+            book: true,
+            book_margin: DEFAULT_BOOK_MARGIN,
+            book_file: None,
         }
     }
 
@@ -198,7 +214,17 @@ impl Engine {
         self.tt.clear();
     }
 
+    /// The book this engine plays from in `variant`, if any (loaded on first use).
+    pub fn book_for(&self, variant: Variant) -> Option<&Book> {
+        match &self.book_file {
+            Some(b) if b.variant() == variant => Some(b),
+            _ => book::shipped(variant),
+        }
+    }
+
     /// Search the position reached from `start` by `moves`, reporting progress to `on_info`.
+    /// With [`Engine::book`] on and the position in the book, a book move is played at once
+    /// instead (reported as a depth-0 `info`); otherwise the search runs.
     pub fn think<S: AsRef<str>>(
         &self,
         variant: Variant,
@@ -208,11 +234,12 @@ impl Engine {
         control: &Control,
         on_info: &mut dyn FnMut(&TextInfo),
     ) -> Result<Done, EngineError> {
-        with_rules!(variant, R => self.think_in::<R, S>(start, moves, limits, control, on_info))
+        with_rules!(variant, R => self.think_in::<R, S>(variant, start, moves, limits, control, on_info))
     }
 
     fn think_in<R: Rules, S: AsRef<str>>(
         &self,
+        variant: Variant,
         start: Start<'_>,
         moves: &[S],
         limits: Limits,
@@ -220,6 +247,12 @@ impl Engine {
         on_info: &mut dyn FnMut(&TextInfo),
     ) -> Result<Done, EngineError> {
         let game = line::<R, S>(start, moves, self.draw.unwrap_or(R::DRAW))?;
+        if self.book {
+            if let Some(done) = self.book_move(variant, game.position(), &limits, control, on_info)
+            {
+                return Ok(done);
+            }
+        }
         let job = Job {
             root: *game.position(),
             history: game.reversible_history(),
@@ -253,6 +286,58 @@ impl Engine {
             nodes: out.nodes,
             time: out.time,
             pv: out.pv.iter().map(move_text::<R>).collect(),
+        })
+    }
+}
+
+impl Engine {
+    /// A move from the book for `pos`, drawn among those within the margin; `None` off the
+    /// book. Like a search, it waits for a ponder hit or a stop when pondering or infinite.
+    fn book_move<R: Rules>(
+        &self,
+        variant: Variant,
+        pos: &Position<R>,
+        limits: &Limits,
+        control: &Control,
+        on_info: &mut dyn FnMut(&TextInfo),
+    ) -> Option<Done> {
+        let book = self.book_for(variant)?;
+        let entry = book.lookup(pos)?;
+        let margin = (self.book_margin.clamp(0.0, 100.0) * 100.0).round() as Score;
+        let chosen = book::choose(&entry.moves, margin, &mut rand::thread_rng())?;
+        let m = parse_move(pos, &chosen.text).ok()?;
+        let after = pos.after(&m);
+        // The expected reply: the best book move of the position after ours.
+        let ponder = book
+            .lookup(&after)
+            .and_then(|e| e.moves.first())
+            .and_then(|b| parse_move(&after, &b.text).ok())
+            .map(|r| move_text::<R>(&r));
+        let mut pv = vec![move_text::<R>(&m)];
+        pv.extend(ponder.clone());
+        on_info(&TextInfo {
+            depth: 0,
+            seldepth: 0,
+            mean_depth: 0.0,
+            multipv: 1,
+            score: chosen.score,
+            nodes: 0,
+            time: control.elapsed(),
+            hashfull: 0,
+            pv: pv.clone(),
+        });
+        while (limits.infinite || control.pondering()) && !control.stopped() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Some(Done {
+            best: pv[0].clone(),
+            ponder,
+            score: chosen.score,
+            plies_to_end: plies_to_end(chosen.score),
+            depth: 0,
+            nodes: 0,
+            time: control.elapsed(),
+            pv,
         })
     }
 }

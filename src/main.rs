@@ -263,6 +263,8 @@ fn run_analyse(
     let mut engine = Engine::new(search.hash.clamp(1, 1 << 16));
     engine.threads = search.threads.clamp(1, 512);
     engine.multipv = multipv.clamp(1, 256);
+    // Analysis shows what the search thinks, never a book move.
+    engine.book = false;
     let moves: Vec<&str> = moves.unwrap_or("").split_whitespace().collect();
     let start = fen.map_or(Start::Initial, Start::Fen);
     let control = Control::new(false);

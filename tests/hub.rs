@@ -177,6 +177,8 @@ fn every_variant_plays_legal_moves() {
 fn each_kind_of_level() {
     let mut e = Engine::start();
     handshake(&mut e);
+    // About the search's limits: no book moves.
+    e.send("set-param name=book value=false");
     for level in [
         "level depth=5",
         "level nodes=5000",
@@ -210,6 +212,7 @@ fn each_kind_of_level() {
 fn ponder_then_ponder_hit() {
     let mut e = Engine::start();
     handshake(&mut e);
+    e.send("set-param name=book value=false");
     e.send("pos start moves=\"32-28\"");
     e.send("level move-time=0.2");
     e.send("go ponder");

@@ -12,6 +12,7 @@ use damas::{with_rules, Rules, Variant};
 
 fn think(variant: Variant, fen: &str, limits: Limits, threads: usize, multipv: usize) -> Done {
     let mut engine = Engine::new(16);
+    engine.book = false;
     engine.threads = threads;
     engine.multipv = multipv;
     engine
@@ -102,6 +103,7 @@ fn a_king_in_the_single_corner_is_lost() {
 #[test]
 fn multipv_gives_distinct_lines_best_first() {
     let mut engine = Engine::new(16);
+    engine.book = false;
     engine.multipv = 3;
     let mut lines: Vec<(usize, i32, String)> = Vec::new();
     engine
@@ -177,7 +179,8 @@ fn a_legal_move_from_every_perft_position() {
             } else {
                 Start::Fen(fen)
             };
-            let engine = Engine::new(4);
+            let mut engine = Engine::new(4);
+            engine.book = false;
             let result = engine.think::<&str>(
                 variant,
                 start,

@@ -14,7 +14,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::engine::{legal_move_count, Engine, Start};
+use crate::book::{self, Book};
+use crate::engine::{legal_move_count, Engine, Start, DEFAULT_BOOK_MARGIN};
 use crate::limits::{Clock, Limits};
 use crate::search::Control;
 use crate::variant::Variant;
@@ -24,6 +25,8 @@ const DEFAULT_HASH_MB: usize = 64;
 const MAX_HASH_MB: usize = 1 << 16;
 const MAX_THREADS: usize = 256;
 const MAX_MULTIPV: usize = 64;
+/// Widest `book-margin`, in men: past a few men every book move is as good as any.
+const MAX_BOOK_MARGIN: f64 = 10.0;
 /// Level used when a `go` comes without one.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
@@ -132,6 +135,12 @@ pub struct Session {
     hash_mb: usize,
     multipv: usize,
     ponder: bool,
+    /// Play book moves in `go think` and `go ponder` (never in `go analyze`).
+    book: bool,
+    book_margin: f64,
+    /// `book-file`: a book replacing the shipped one (empty: the shipped books).
+    book_path: String,
+    book_file: Option<Arc<Book>>,
     position: Option<GamePosition>,
     level: Option<Limits>,
     search: Option<Search>,
@@ -148,6 +157,10 @@ impl Session {
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
             ponder: false,
+            book: true,
+            book_margin: DEFAULT_BOOK_MARGIN,
+            book_path: String::new(),
+            book_file: None,
             position: None,
             level: None,
             search: None,
@@ -223,6 +236,10 @@ impl Session {
             "hub" => self.handshake(),
             "init" => {
                 self.apply_hash();
+                // Parse the book now, not in the first search.
+                if self.book && self.book_file.is_none() {
+                    let _ = book::shipped(self.variant());
+                }
                 self.out.line("ready");
             }
             "set-param" => self.set_param(m)?,
@@ -266,6 +283,16 @@ impl Session {
             "param name=multipv value={} type=int min=1 max={MAX_MULTIPV}",
             self.multipv
         ));
+        self.out
+            .line(&format!("param name=book value={} type=bool", self.book));
+        self.out.line(&format!(
+            "param name=book-margin value={:.2} type=real min=0 max={MAX_BOOK_MARGIN}",
+            self.book_margin
+        ));
+        self.out.line(&format!(
+            "param name=book-file value={} type=string",
+            quote(&self.book_path)
+        ));
         for (name, value) in &self.options {
             self.out
                 .line(&format!("param name={name} value={value} type=bool"));
@@ -301,6 +328,18 @@ impl Session {
             }
             "multipv" => self.multipv = parse_int(name, value, 1, MAX_MULTIPV)?,
             "ponder" => self.ponder = parse_bool(name, value)?,
+            "book" => self.book = parse_bool(name, value)?,
+            "book-margin" => self.book_margin = parse_real(name, value, 0.0, MAX_BOOK_MARGIN)?,
+            "book-file" => {
+                let path = value.trim();
+                self.book_file = if path.is_empty() {
+                    None
+                } else {
+                    let b = Book::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+                    Some(Arc::new(b))
+                };
+                self.book_path = path.to_string();
+            }
             _ => {
                 let slot = self
                     .options
@@ -364,6 +403,9 @@ impl Session {
         self.apply_hash();
         if let Some(e) = Arc::get_mut(&mut self.engine) {
             e.threads = self.threads;
+            e.book = self.book && !mode.starts_with("analy");
+            e.book_margin = self.book_margin;
+            e.book_file = self.book_file.clone();
             e.multipv = if mode.starts_with("analy") {
                 self.multipv
             } else {
@@ -410,6 +452,16 @@ fn clip(s: &str) -> String {
 fn parse_int(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
     match value.trim().parse::<usize>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "bad value '{}' for {name} (expected {min} to {max})",
+            clip(value)
+        )),
+    }
+}
+
+fn parse_real(name: &str, value: &str, min: f64, max: f64) -> Result<f64, String> {
+    match value.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && (min..=max).contains(&x) => Ok(x),
         _ => Err(format!(
             "bad value '{}' for {name} (expected {min} to {max})",
             clip(value)
