@@ -96,6 +96,9 @@ enum Command {
         /// Write the game to this PDN file when it ends.
         #[arg(long)]
         pdn: Option<std::path::PathBuf>,
+        /// Search every move instead of playing from the opening book.
+        #[arg(long)]
+        no_book: bool,
         #[arg(long = "option")]
         options: Vec<String>,
     },
@@ -346,6 +349,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             threads,
             hash,
             pdn,
+            no_book,
             options,
         } => {
             let v = variant_with_options(&variant, &options)?;
@@ -357,6 +361,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 threads: threads.clamp(1, 512),
                 hash: hash.clamp(1, 1 << 16),
                 pdn,
+                book: !no_book,
             };
             with_rules!(v, R => play::run::<R>(&settings, &mut std::io::stdin().lock(), &mut std::io::stdout()))
                 .map_err(|e| Failure(e.to_string()))

@@ -27,6 +27,8 @@ pub struct Settings {
     pub threads: usize,
     pub hash: usize,
     pub pdn: Option<PathBuf>,
+    /// Play from the opening book while it has the position.
+    pub book: bool,
 }
 
 /// Why a session could not start or had to stop.
@@ -81,6 +83,7 @@ pub fn run<R: Rules>(
     };
     let mut engine = Engine::new(settings.hash);
     engine.threads = settings.threads;
+    engine.book = settings.book;
     let mut game = Game::<R>::new(first);
     writeln!(out, "{} — {}", R::NAME, HELP)?;
     let mut line = String::new();

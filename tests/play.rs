@@ -17,6 +17,7 @@ fn session(side: &str, fen: Option<&str>, input: &str) -> String {
         threads: 1,
         hash: 4,
         pdn: None,
+        book: true,
     };
     let mut out = Vec::new();
     run::<English>(&settings, &mut Cursor::new(input.as_bytes()), &mut out).expect("session");
@@ -66,6 +67,7 @@ fn a_bad_side_is_refused() {
         threads: 1,
         hash: 4,
         pdn: None,
+        book: true,
     };
     let err = run::<English>(&settings, &mut Cursor::new(&b""[..]), &mut Vec::new());
     assert!(err.is_err());

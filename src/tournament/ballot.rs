@@ -228,7 +228,9 @@ pub fn random_openings<R: Rules>(
     seed: u64,
 ) -> Result<Vec<Opening>, BallotError> {
     let mut rng = StdRng::seed_from_u64(seed);
-    let engine = Engine::new(4);
+    let mut engine = Engine::new(4);
+    // The balance check is a search; a book move would bypass it.
+    engine.book = false;
     let mut found: Vec<Opening> = Vec::new();
     let tries = count.saturating_mul(50).max(100);
     for _ in 0..tries {
