@@ -545,7 +545,7 @@ fn the_hub_plays_book_moves_in_think_and_ponder_but_not_in_analyze() {
         .find(|l| l.starts_with("param name=book-margin "))
         .expect("book-margin param");
     assert!(
-        margin.contains("value=0.10") && margin.contains("type=real"),
+        margin.contains("value=0.02") && margin.contains("type=real"),
         "{margin}"
     );
     e.send("set-param name=variant value=english");
