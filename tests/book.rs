@@ -1,9 +1,6 @@
 //! Opening books: the file format, the shipped books, the build, the weighted choice, and
 //! the book in play through the engine and the Hub protocol.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
 
 use damas::book::build::{build, BuildSettings, Progress};
@@ -18,6 +15,13 @@ use damas::search::{Control, MATE};
 use damas::{with_rules, Rules, Variant};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
+
+#[path = "support/hub_process.rs"]
+mod hub_process;
+#[path = "support/run.rs"]
+mod run;
+use hub_process::{value, HubProcess};
+use run::damas;
 
 /// Every variant with a move at the start has a non-empty shipped book; One-way has none.
 #[test]
@@ -435,81 +439,12 @@ fn a_book_file_replaces_the_shipped_book() {
         .is_some_and(|b| b.variant() == Variant::International));
 }
 
-struct Hub {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Hub {
-    fn start() -> Hub {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
-            .arg("hub")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn damas");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let stderr = child.stderr.take().expect("stderr");
-        let (tx, lines) = channel();
-        let tx2 = tx.clone();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = tx.send(l);
-            }
-        });
-        std::thread::spawn(move || {
-            for l in BufReader::new(stderr).lines().map_while(Result::ok) {
-                let _ = tx2.send(format!("STDERR {l}"));
-            }
-        });
-        let mut hub = Hub {
-            child,
-            stdin,
-            lines,
-        };
-        hub.send("hub");
-        hub.until("wait");
-        hub
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn recv(&self) -> String {
-        let l = self
-            .lines
-            .recv_timeout(Duration::from_secs(60))
-            .expect("a line from the engine");
-        assert!(!l.starts_with("STDERR"), "{l}");
-        l
-    }
-
-    fn until(&self, prefix: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        loop {
-            let l = self.recv();
-            let done = l.starts_with(prefix);
-            out.push(l);
-            if done {
-                return out;
-            }
-        }
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        assert!(self.child.wait().expect("wait").success());
-    }
-}
-
-fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    line.split_whitespace()
-        .find_map(|t| t.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
+/// A Hub session past the handshake.
+fn hub() -> HubProcess {
+    let mut hub = HubProcess::start();
+    hub.send("hub");
+    hub.until("wait");
+    hub
 }
 
 fn depths(lines: &[String]) -> Vec<u32> {
@@ -529,7 +464,7 @@ fn depths(lines: &[String]) -> Vec<u32> {
 /// searches with it off; `go analyze` always searches.
 #[test]
 fn the_hub_plays_book_moves_in_think_and_ponder_but_not_in_analyze() {
-    let mut e = Hub::start();
+    let mut e = hub();
     e.send("hub");
     let params = e.until("wait");
     let book = params
@@ -636,7 +571,7 @@ fn the_hub_reads_a_book_file() {
         format!("[Variant \"english\"]\n{START} 12-16 -0.40 1\n"),
     )
     .expect("write");
-    let mut e = Hub::start();
+    let mut e = hub();
     e.send("set-param name=variant value=english");
     e.send(&format!(
         "set-param name=book-file value=\"{}\"",
@@ -648,18 +583,6 @@ fn the_hub_reads_a_book_file() {
     let done = e.until("done");
     assert_eq!(value(done.last().expect("done"), "move"), Some("12-16"));
     e.quit();
-}
-
-fn damas(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
-        .args(args)
-        .output()
-        .expect("run damas");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

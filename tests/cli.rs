@@ -1,18 +1,8 @@
 //! The `damas` binary: output formats and clean failures on bad input.
 
-use std::process::Command;
-
-fn damas(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
-        .args(args)
-        .output()
-        .expect("run damas");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+#[path = "support/run.rs"]
+mod run;
+use run::damas;
 
 #[test]
 fn perft_last_line_format() {

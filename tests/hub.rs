@@ -1,96 +1,14 @@
 //! Scripted Hub sessions against the built binary, for every variant.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
 
 use damas::engine::{line, Start};
 use damas::notation::move_text;
 use damas::{with_rules, Variant};
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-const WAIT: Duration = Duration::from_secs(30);
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
-            .arg("hub")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn damas");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let stderr = child.stderr.take().expect("stderr");
-        let (tx, lines) = channel();
-        let tx2 = tx.clone();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = tx.send(l);
-            }
-        });
-        // Anything on stderr is a protocol violation: pass it on so a test sees it.
-        std::thread::spawn(move || {
-            for l in BufReader::new(stderr).lines().map_while(Result::ok) {
-                let _ = tx2.send(format!("STDERR {l}"));
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn recv(&self) -> String {
-        let l = self
-            .lines
-            .recv_timeout(WAIT)
-            .expect("a line from the engine");
-        assert!(!l.starts_with("STDERR"), "{l}");
-        l
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&self, prefix: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        loop {
-            let l = self.recv();
-            let done = l.starts_with(prefix);
-            out.push(l);
-            if done {
-                return out;
-            }
-        }
-    }
-
-    fn quiet_for(&self, d: Duration) -> Option<String> {
-        self.lines.recv_timeout(d).ok()
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let status = self.child.wait().expect("wait");
-        assert!(status.success());
-    }
-}
-
-fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    line.split_whitespace()
-        .find_map(|t| t.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-}
+#[path = "support/hub_process.rs"]
+mod hub_process;
+use hub_process::{value, HubProcess};
 
 fn legal_after(variant: Variant, moves: &[String]) -> Vec<String> {
     with_rules!(variant, R => {
@@ -99,7 +17,7 @@ fn legal_after(variant: Variant, moves: &[String]) -> Vec<String> {
     })
 }
 
-fn handshake(e: &mut Engine) -> Vec<String> {
+fn handshake(e: &mut HubProcess) -> Vec<String> {
     e.send("hub");
     let lines = e.until("wait");
     assert!(lines[0].starts_with("id name=Damas"));
@@ -108,7 +26,7 @@ fn handshake(e: &mut Engine) -> Vec<String> {
 
 #[test]
 fn handshake_lists_params_and_every_variant() {
-    let mut e = Engine::start();
+    let mut e = HubProcess::start();
     let lines = handshake(&mut e);
     let variant = lines
         .iter()
@@ -137,7 +55,7 @@ fn handshake_lists_params_and_every_variant() {
 #[test]
 fn every_variant_plays_legal_moves() {
     for &variant in Variant::ALL {
-        let mut e = Engine::start();
+        let mut e = HubProcess::start();
         handshake(&mut e);
         e.send(&format!("set-param name=variant value={}", variant.name()));
         for (option, value) in variant.options() {
@@ -175,7 +93,7 @@ fn every_variant_plays_legal_moves() {
 
 #[test]
 fn each_kind_of_level() {
-    let mut e = Engine::start();
+    let mut e = HubProcess::start();
     handshake(&mut e);
     // About the search's limits: no book moves.
     e.send("set-param name=book value=false");
@@ -210,7 +128,7 @@ fn each_kind_of_level() {
 
 #[test]
 fn ponder_then_ponder_hit() {
-    let mut e = Engine::start();
+    let mut e = HubProcess::start();
     handshake(&mut e);
     e.send("set-param name=book value=false");
     e.send("pos start moves=\"32-28\"");
@@ -233,7 +151,7 @@ fn ponder_then_ponder_hit() {
 
 #[test]
 fn analyze_ping_and_stop() {
-    let mut e = Engine::start();
+    let mut e = HubProcess::start();
     handshake(&mut e);
     e.send("set-param name=multipv value=2");
     e.send("pos start");
@@ -250,7 +168,7 @@ fn analyze_ping_and_stop() {
 
 #[test]
 fn bad_lines_get_one_error_each_and_leave_the_state() {
-    let mut e = Engine::start();
+    let mut e = HubProcess::start();
     handshake(&mut e);
     e.send("set-param name=variant value=english");
     e.send("pos start moves=\"11-15\"");
@@ -284,7 +202,7 @@ fn bad_lines_get_one_error_each_and_leave_the_state() {
     let legal = legal_after(Variant::English, &["11-15".to_string()]);
     assert!(legal.contains(&m), "{m}");
     // No position at all in a fresh session, and a position with no legal move.
-    let mut f = Engine::start();
+    let mut f = HubProcess::start();
     f.send("go think");
     assert!(f.recv().starts_with("error message="));
     f.send("set-param name=variant value=english");
@@ -297,7 +215,7 @@ fn bad_lines_get_one_error_each_and_leave_the_state() {
 
 #[test]
 fn end_of_input_exits() {
-    let mut e = Engine::start();
+    let mut e = HubProcess::start();
     e.send("hub");
     e.until("wait");
     drop(e.stdin);
