@@ -7,7 +7,7 @@ use damas::book::build::{build, BuildSettings, Progress};
 use damas::book::{
     choose, parse_score, shipped, shipped_text, shipped_variants, Book, BookError, BookMove,
 };
-use damas::engine::{score_text, Engine, Start};
+use damas::engine::{score_text, Done, Engine, Start};
 use damas::limits::Limits;
 use damas::notation::{move_text, parse_fen, parse_move};
 use damas::position::Position;
@@ -22,6 +22,20 @@ mod hub_process;
 mod run;
 use hub_process::{value, HubProcess};
 use run::damas;
+
+/// Search (or play from the book) in English from `start` to `depth`, reporting nothing.
+fn english(engine: &Engine, start: Start<'_>, depth: u32) -> Done {
+    engine
+        .think::<&str>(
+            Variant::English,
+            start,
+            &[],
+            Limits::depth(depth),
+            &Control::new(false),
+            &mut |_| {},
+        )
+        .expect("search")
+}
 
 /// Every variant with a move at the start has a non-empty shipped book; One-way has none.
 #[test]
@@ -174,16 +188,7 @@ fn a_built_book_round_trips_and_keeps_moves_within_the_margin() {
     // The search alone, from the start, at the same depth, plays one of the best moves.
     let mut engine = Engine::new(4);
     engine.book = false;
-    let done = engine
-        .think::<&str>(
-            Variant::English,
-            Start::Initial,
-            &[],
-            Limits::depth(4),
-            &Control::new(false),
-            &mut |_| {},
-        )
-        .expect("search");
+    let done = english(&engine, Start::Initial, 4);
     assert!(
         entry.moves.iter().any(|m| m.text == done.best),
         "{} not in {:?}",
@@ -389,29 +394,11 @@ fn the_engine_plays_from_the_book_only_when_asked() {
     );
     // Off the book (a position no opening reaches): the search answers.
     let fen = "W:WK29:BK4";
-    let done = engine
-        .think::<&str>(
-            Variant::English,
-            Start::Fen(fen),
-            &[],
-            Limits::depth(3),
-            &Control::new(false),
-            &mut |_| {},
-        )
-        .expect("search");
+    let done = english(&engine, Start::Fen(fen), 3);
     assert_eq!(done.depth, 3);
     // Book off: the search, even from the start.
     engine.book = false;
-    let done = engine
-        .think::<&str>(
-            Variant::English,
-            Start::Initial,
-            &[],
-            Limits::depth(3),
-            &Control::new(false),
-            &mut |_| {},
-        )
-        .expect("search");
+    let done = english(&engine, Start::Initial, 3);
     assert_eq!(done.depth, 3);
 }
 
@@ -422,16 +409,7 @@ fn a_book_file_replaces_the_shipped_book() {
     let book = Book::parse(&text).expect("valid");
     let mut engine = Engine::new(4);
     engine.book_file = Some(std::sync::Arc::new(book));
-    let done = engine
-        .think::<&str>(
-            Variant::English,
-            Start::Initial,
-            &[],
-            Limits::depth(30),
-            &Control::new(false),
-            &mut |_| {},
-        )
-        .expect("book move");
+    let done = english(&engine, Start::Initial, 30);
     assert_eq!(done.best, "9-13");
     // Another variant still uses its shipped book.
     assert!(engine
