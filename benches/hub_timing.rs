@@ -41,6 +41,8 @@ fn main() {
     send("hub");
     wait_for("wait");
     send("set-param name=variant value=international");
+    // Book moves come at once; the figures are about the search.
+    send("set-param name=book value=false");
     send("init");
     wait_for("ready");
 
