@@ -385,13 +385,3 @@ pub fn score_moves<R: Rules>(
         .collect();
     Ok(moves)
 }
-
-/// Scored book moves of `pos` with these settings: what a build stores for it.
-pub fn search_position<R: Rules>(
-    settings: &BuildSettings,
-    pos: &Position<R>,
-) -> Result<Vec<BookMove>, BuildError> {
-    let mut engine = Engine::new(settings.hash_mb);
-    engine.book = false;
-    score_moves::<R>(&mut engine, settings, pos)
-}

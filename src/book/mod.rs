@@ -398,11 +398,6 @@ pub fn choose<'a, G: Rng + ?Sized>(
     candidates.last().copied()
 }
 
-/// File name of a variant's book in `book/`.
-pub fn file_name(variant: Variant) -> String {
-    format!("{}.book", variant.name())
-}
-
 /// The books built into the binary, so they work from any directory and a fresh clone.
 const SHIPPED: &[(Variant, &str)] = &[
     (Variant::English, include_str!("../../book/english.book")),
