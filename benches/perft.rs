@@ -1,6 +1,6 @@
 use criterion::{criterion_group, criterion_main, Criterion};
-use damas::perft::perft;
-use damas::rules::{English, International, Turkish};
+use damas::core::perft::perft;
+use damas::core::rules::{English, International, Turkish};
 use damas::{Convention, Position};
 
 fn bench(c: &mut Criterion) {

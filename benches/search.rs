@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use damas::engine::{Engine, Start};
-use damas::limits::Limits;
+use damas::search::limits::Limits;
 use damas::search::Control;
 use damas::Variant;
 

@@ -8,11 +8,11 @@
 
 use std::time::Instant;
 
+use damas::core::game::{Game, GameResult};
+use damas::core::notation::move_text;
+use damas::core::position::{MoveOf, Position};
 use damas::engine::{Engine, Start};
-use damas::game::{Game, GameResult};
-use damas::limits::Limits;
-use damas::notation::move_text;
-use damas::position::{MoveOf, Position};
+use damas::search::limits::Limits;
 use damas::search::Control;
 use damas::{with_rules, Color, Rules, Variant};
 use rand::rngs::StdRng;
@@ -65,7 +65,7 @@ fn play<R: Rules>(variant: Variant, engine: &Engine, damas: Color, seed: u64, no
                     &mut |_| {},
                 )
                 .expect("a legal move");
-            damas::notation::parse_move(game.position(), &done.best).expect("legal")
+            damas::core::notation::parse_move(game.position(), &done.best).expect("legal")
         } else {
             greedy(game.position(), &mut rng)
         };

@@ -1,20 +1,22 @@
 //! The `damas` command line.
 
+mod app;
+
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
-use damas::bench;
+use crate::app::bench;
+use crate::app::play;
+use crate::app::terminal::diagram;
+use damas::core::notation::{move_text, parse_fen, parse_move, write_board_string, write_fen};
+use damas::core::perft::{divide, perft};
+use damas::core::position::Position;
 use damas::engine::{Engine, Start};
-use damas::limits::Limits;
-use damas::notation::{move_text, parse_fen, parse_move, write_board_string, write_fen};
-use damas::perft::{divide, perft};
-use damas::play;
-use damas::position::Position;
+use damas::search::limits::Limits;
 use damas::search::Control;
-use damas::terminal::diagram;
 use damas::{with_rules, Convention, Rules, Variant};
 
 #[derive(Parser)]
@@ -103,9 +105,9 @@ enum Command {
         options: Vec<String>,
     },
     /// Build or inspect an opening book.
-    Book(damas::book::cli::BookArgs),
+    Book(crate::app::book::BookArgs),
     /// Play engines against each other over the Hub protocol.
-    Match(damas::tournament::cli::MatchArgs),
+    Match(crate::app::tournament::cli::MatchArgs),
     /// Count the move paths of a given depth.
     Perft {
         #[arg(long, default_value = "english")]
@@ -314,7 +316,7 @@ fn run_hub(log: Option<&std::path::Path>) -> Result<(), Failure> {
         ),
         None => None,
     };
-    damas::hub::run(file)?;
+    crate::app::hub::run(file)?;
     Ok(())
 }
 
@@ -324,8 +326,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
     };
     match command {
         Command::Hub { log } => run_hub(log.as_deref()),
-        Command::Book(args) => Ok(damas::book::cli::run(args)?),
-        Command::Match(args) => Ok(damas::tournament::cli::run(args)?),
+        Command::Book(args) => Ok(crate::app::book::run(args)?),
+        Command::Match(args) => Ok(crate::app::tournament::cli::run(args)?),
         Command::Analyse {
             variant,
             fen,

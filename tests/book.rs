@@ -3,14 +3,14 @@
 
 use std::time::Duration;
 
-use damas::book::build::{build, BuildSettings, Progress};
-use damas::book::{
+use damas::core::notation::{move_text, parse_fen, parse_move};
+use damas::core::position::Position;
+use damas::engine::book::build::{build, BuildSettings, Progress};
+use damas::engine::book::{
     choose, parse_score, shipped, shipped_text, shipped_variants, Book, BookError, BookMove,
 };
 use damas::engine::{score_text, Done, Engine, Start};
-use damas::limits::Limits;
-use damas::notation::{move_text, parse_fen, parse_move};
-use damas::position::Position;
+use damas::search::limits::Limits;
 use damas::search::{Control, MATE};
 use damas::{with_rules, Rules, Variant};
 use rand::rngs::StdRng;
@@ -82,14 +82,14 @@ fn every_book_move_is_legal_and_every_position_reachable() {
         let book = Book::parse(shipped_text(v).expect("text")).expect("parse");
         with_rules!(v, R => {
             let mut reached = std::collections::HashSet::new();
-            reached.insert(damas::notation::write_fen(&Position::<R>::start()));
+            reached.insert(damas::core::notation::write_fen(&Position::<R>::start()));
             for e in book.entries() {
                 let pos: Position<R> = parse_fen(&e.fen).unwrap_or_else(|err| panic!("{v} {}: {err}", e.fen));
                 let legal = legal_texts(&pos);
                 for m in &e.moves {
                     assert!(legal.contains(&m.text), "{v} {}: {} not in {legal:?}", e.fen, m.text);
                     let mv = parse_move(&pos, &m.text).expect("legal");
-                    reached.insert(damas::notation::write_fen(&pos.after(&mv)));
+                    reached.insert(damas::core::notation::write_fen(&pos.after(&mv)));
                 }
                 assert!(!e.moves.is_empty(), "{v} {}: no moves", e.fen);
                 // Best first.
@@ -106,7 +106,7 @@ fn every_book_move_is_legal_and_every_position_reachable() {
 /// and 11-15 22-17 8-11 23-19 transpose.
 #[test]
 fn lookup_finds_transpositions_and_nothing_else() {
-    type R = damas::rules::English;
+    type R = damas::core::rules::English;
     let after = |moves: &[&str]| {
         let mut pos = Position::<R>::start();
         for t in moves {
@@ -128,7 +128,7 @@ fn lookup_finds_transpositions_and_nothing_else() {
     assert_eq!(book.lookup(&b).map(|e| &e.moves), Some(&moves));
     assert!(book.lookup(&Position::<R>::start()).is_none());
     // Same pieces, other side to move: another position.
-    let fen = damas::notation::write_fen(&a);
+    let fen = damas::core::notation::write_fen(&a);
     let flipped = match fen.split_at(1) {
         ("B", rest) => format!("W{rest}"),
         (_, rest) => format!("B{rest}"),
@@ -177,7 +177,7 @@ fn a_built_book_round_trips_and_keeps_moves_within_the_margin() {
     assert_eq!(back.write(), text);
     assert_eq!(back.tag("Depth"), Some("4"));
     assert_eq!(back.tag("Plies"), Some("3"));
-    type R = damas::rules::English;
+    type R = damas::core::rules::English;
     let start = Position::<R>::start();
     let entry = book.lookup(&start).expect("start in the book");
     let best = entry.moves[0].score;
@@ -357,7 +357,7 @@ fn corrupt_books_give_typed_errors() {
 #[test]
 fn the_engine_plays_from_the_book_only_when_asked() {
     let book = shipped(Variant::English).expect("book");
-    type R = damas::rules::English;
+    type R = damas::core::rules::English;
     let entry = book.lookup(&Position::<R>::start()).expect("start");
     let mut engine = Engine::new(4);
     engine.book_margin = 0.0;
@@ -465,7 +465,7 @@ fn the_hub_plays_book_moves_in_think_and_ponder_but_not_in_analyze() {
     e.send("init");
     assert_eq!(e.recv(), "ready");
     let start_moves: Vec<String> = shipped(Variant::English)
-        .and_then(|b| b.lookup(&Position::<damas::rules::English>::start()))
+        .and_then(|b| b.lookup(&Position::<damas::core::rules::English>::start()))
         .expect("start in the book")
         .moves
         .iter()

@@ -8,10 +8,10 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 
 use common::reference::{self as reference, RefColor, RefKind, RefPos, Sq};
-use damas::geometry::Geometry;
-use damas::notation::{parse_fen, square_algebraic, square_from_algebraic, write_fen};
-use damas::perft::perft;
-use damas::rules::Promotion;
+use damas::core::geometry::Geometry;
+use damas::core::notation::{parse_fen, square_algebraic, square_from_algebraic, write_fen};
+use damas::core::perft::perft;
+use damas::core::rules::Promotion;
 use damas::{
     with_rules, Bitboard, Color, Convention, Kind, Piece, Position, Rules, Setup, Square, Variant,
 };
@@ -437,7 +437,7 @@ fn deep_perft_files_agree_with_the_reference() {
 
 #[test]
 fn geometry_sizes() {
-    assert_eq!(damas::geometry::Dark10::squares().len(), 50);
-    assert_eq!(damas::geometry::Full8::squares().len(), 64);
-    assert_eq!(damas::geometry::Points5::squares().len(), 25);
+    assert_eq!(damas::core::geometry::Dark10::squares().len(), 50);
+    assert_eq!(damas::core::geometry::Full8::squares().len(), 64);
+    assert_eq!(damas::core::geometry::Points5::squares().len(), 25);
 }

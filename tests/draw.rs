@@ -1,11 +1,11 @@
 //! Game outcomes and draw rules per variant, from the rule texts (rules reference: seed 000
 //! for English, seed 002 for Brazilian, the FMJD rules for International, …).
 
-use damas::draw::{DrawReason, DrawRules};
-use damas::game::{Game, GameResult, Outcome, Termination};
-use damas::geometry::Geometry;
-use damas::position::{MoveOf, Position};
-use damas::rules::{self as r, Rules};
+use damas::core::draw::{DrawReason, DrawRules};
+use damas::core::game::{Game, GameResult, Outcome, Termination};
+use damas::core::geometry::Geometry;
+use damas::core::position::{MoveOf, Position};
+use damas::core::rules::{self as r, Rules};
 use damas::{Color, Kind, Piece, Setup, Square};
 
 /// A position from (file, rank) pairs, 0-based from White's lower left.

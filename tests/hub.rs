@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
+use damas::core::notation::move_text;
 use damas::engine::{line, Start};
-use damas::notation::move_text;
 use damas::{with_rules, Variant};
 
 #[path = "support/hub_process.rs"]

@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use damas::notation::move_text;
-use damas::pdn::{parse, replay, PdnGame};
-use damas::position::Position;
-use damas::rules::{English, International};
+use damas::core::notation::move_text;
+use damas::core::pdn::{parse, replay, PdnGame};
+use damas::core::position::Position;
+use damas::core::rules::{English, International};
 use damas::tournament::ballot::{
     parse_deck, play_opening, OpeningSet, ENGLISH_2MOVE, ENGLISH_3MOVE,
 };
@@ -313,7 +313,7 @@ fn faulty_engine_loses(mode: &str, kind: &str, level: &[&str]) {
         );
         let game = replay::<English>(g).expect("legal moves only");
         assert_eq!(Some(game.outcome().expect("over").result), g.result);
-        let winner = if g.result == Some(damas::game::GameResult::WhiteWins) {
+        let winner = if g.result == Some(damas::core::game::GameResult::WhiteWins) {
             g.tag("White")
         } else {
             g.tag("Black")

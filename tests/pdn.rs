@@ -2,9 +2,9 @@
 //! wild (comments, variations, NAGs, landing-square paths) are read; bad files give typed
 //! errors.
 
-use damas::game::{Game, GameResult};
-use damas::pdn::{self, PdnError};
-use damas::position::Position;
+use damas::core::game::{Game, GameResult};
+use damas::core::pdn::{self, PdnError};
+use damas::core::position::Position;
 use damas::{with_rules, Rules, Variant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -58,10 +58,11 @@ fn every_variant_round_trips() {
 
 #[test]
 fn several_games_in_one_file_and_a_set_up_position() {
-    use damas::rules::International;
+    use damas::core::rules::International;
     let a = random_game::<International>(1, 40);
-    let mut b =
-        Game::<International>::new(damas::notation::parse_fen("B:W28,K46:B19,23").expect("fen"));
+    let mut b = Game::<International>::new(
+        damas::core::notation::parse_fen("B:W28,K46:B19,23").expect("fen"),
+    );
     let m = b.position().legal_moves()[0];
     b.play(&m).expect("legal");
     let text = pdn::write_game(&a, &[]) + &pdn::write_game(&b, &[]);
@@ -94,7 +95,7 @@ fn reads_annotated_files() {
     );
     assert_eq!(g.result, Some(GameResult::WhiteWins));
     assert_eq!(g.variant().expect("type"), Some(Variant::English));
-    let game = pdn::replay::<damas::rules::English>(g).expect("legal moves");
+    let game = pdn::replay::<damas::core::rules::English>(g).expect("legal moves");
     assert_eq!(
         game.outcome().map(|o| o.result),
         Some(GameResult::WhiteWins)
@@ -103,10 +104,10 @@ fn reads_annotated_files() {
 
 #[test]
 fn capture_paths_with_landing_squares() {
-    use damas::rules::English;
+    use damas::core::rules::English;
     // White's man on 27 (f2) jumps 23 (e3) to 18 (d4), then 14 (c5) to 9 (b6).
-    let pos = damas::notation::parse_fen::<English>("W:W27:B23,14").expect("fen");
-    let m = damas::notation::parse_move(&pos, "27x9x14x23").expect("full form");
+    let pos = damas::core::notation::parse_fen::<English>("W:W27:B23,14").expect("fen");
+    let m = damas::core::notation::parse_move(&pos, "27x9x14x23").expect("full form");
     assert_eq!(pdn::resolve_pdn_move(&pos, "27x18x9"), Ok(m));
     assert_eq!(pdn::resolve_pdn_move(&pos, "27x9"), Ok(m));
     assert_eq!(pdn::resolve_pdn_move(&pos, "27x9x14x23"), Ok(m));
@@ -130,7 +131,7 @@ fn bad_files_give_typed_errors() {
     ));
     let games = pdn::parse("[GameType \"20\"]\n1. 32-28 19-23 2. 28-22 *").expect("parse");
     assert!(matches!(
-        pdn::replay::<damas::rules::International>(&games[0]),
+        pdn::replay::<damas::core::rules::International>(&games[0]),
         Err(PdnError::BadMove { ply: 3, .. })
     ));
     let games = pdn::parse("[GameType \"99\"]\n1. 32-28 *").expect("parse");
@@ -140,7 +141,7 @@ fn bad_files_give_typed_errors() {
     ));
     let games = pdn::parse("[FEN \"W:W99:B1\"]\n*").expect("parse");
     assert!(matches!(
-        pdn::replay::<damas::rules::International>(&games[0]),
+        pdn::replay::<damas::core::rules::International>(&games[0]),
         Err(PdnError::BadFen(_))
     ));
 }

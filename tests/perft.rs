@@ -1,7 +1,7 @@
 //! Perft against published tables and the shared position file (tests/perft/*.tsv).
 
-use damas::notation::parse_fen;
-use damas::perft::perft;
+use damas::core::notation::parse_fen;
+use damas::core::perft::perft;
 use damas::{with_rules, Convention, Position, Rules, Variant};
 
 /// Rows up to this many nodes run in `cargo test`; the rest with `--ignored`.

@@ -4,8 +4,8 @@
 use std::io::Cursor;
 use std::time::Duration;
 
+use damas::core::rules::English;
 use damas::play::{run, Settings};
-use damas::rules::English;
 use damas::Variant;
 
 fn session(side: &str, fen: Option<&str>, input: &str) -> String {

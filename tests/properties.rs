@@ -1,7 +1,7 @@
 //! Properties over random games of every variant: FEN and board-string round-trips,
 //! incremental hash = recomputed hash, printed moves re-parse to themselves.
 
-use damas::notation::{
+use damas::core::notation::{
     move_text, parse_board_string, parse_fen, parse_move, write_board_string, write_fen,
 };
 use damas::{with_rules, Position, Rules, Variant};
@@ -41,7 +41,7 @@ proptest! {
 
 #[test]
 fn bad_fens_are_errors_not_panics() {
-    type R = damas::rules::English;
+    type R = damas::core::rules::English;
     for bad in [
         "",
         "X:W1:B2",
@@ -58,12 +58,12 @@ fn bad_fens_are_errors_not_panics() {
     ] {
         assert!(parse_fen::<R>(bad).is_err(), "{bad:?} accepted");
     }
-    assert!(parse_fen::<damas::rules::Turkish>("W:W12").is_err());
+    assert!(parse_fen::<damas::core::rules::Turkish>("W:W12").is_err());
 }
 
 #[test]
 fn algebraic_and_numeric_squares_agree() {
-    type R = damas::rules::Russian;
+    type R = damas::core::rules::Russian;
     let a: Position<R> =
         parse_fen("B:Wa1,g1,h2,a3,e3,g3,d4,f4,h6:Bb6,d6,c7,e7,g7,b8,d8,f8,h8").expect("algebraic");
     let n: Position<R> =
@@ -73,11 +73,11 @@ fn algebraic_and_numeric_squares_agree() {
 
 #[test]
 fn numberings_follow_the_rules_reference() {
-    use damas::notation::{square_algebraic, square_from_number};
+    use damas::core::notation::{square_algebraic, square_from_number};
     fn name<R: Rules>(n: u32) -> String {
         square_algebraic::<R>(square_from_number::<R>(n).expect("square"))
     }
-    use damas::rules::*;
+    use damas::core::rules::*;
     assert_eq!(name::<English>(1), "b8");
     assert_eq!(name::<English>(32), "g1");
     assert_eq!(name::<Italian>(1), "a8");
@@ -93,7 +93,7 @@ fn numberings_follow_the_rules_reference() {
 
 #[test]
 fn short_capture_form_and_any_order() {
-    type R = damas::rules::International;
+    type R = damas::core::rules::International;
     let pos: Position<R> = parse_fen("W:W28:B23,13").expect("fen");
     let full = parse_move(&pos, "28x8x23x13").expect("full form");
     assert_eq!(parse_move(&pos, "28x8x13x23").expect("any order"), full);

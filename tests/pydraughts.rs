@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use damas::game::Game;
-use damas::pdn;
-use damas::position::Position;
-use damas::rules::{self as r, Rules};
+use damas::core::game::Game;
+use damas::core::pdn;
+use damas::core::position::Position;
+use damas::core::rules::{self as r, Rules};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -3,10 +3,10 @@
 
 use std::fs;
 
+use damas::core::notation::{move_text, parse_fen};
+use damas::core::position::Position;
 use damas::engine::{Done, Engine, Start};
-use damas::limits::Limits;
-use damas::notation::{move_text, parse_fen};
-use damas::position::Position;
+use damas::search::limits::Limits;
 use damas::search::Control;
 use damas::{with_rules, Rules, Variant};
 
@@ -132,7 +132,7 @@ fn multipv_gives_distinct_lines_best_first() {
 fn two_threads_play_a_legal_move() {
     let fen = "B:W17,21,23,25,29,30,31,32:B1,3,4,5,7,9,10,12,24";
     let d = think(Variant::English, fen, Limits::depth(10), 2, 1);
-    assert!(legal_texts::<damas::rules::English>(fen).contains(&d.best));
+    assert!(legal_texts::<damas::core::rules::English>(fen).contains(&d.best));
 }
 
 #[test]

@@ -1,0 +1,573 @@
+//! The Hub protocol (version 2), as Scan speaks it, with extensions a client may ignore:
+//! more variants and board sizes, `pos fen=…`, multi-PV and `seldepth` in `info` lines.
+//!
+//! [`Session`] owns the protocol state and handles one line at a time; the search runs on
+//! its own thread and writes `info` and `done` through the shared [`Output`]. [`run`]
+//! adds the reader thread that owns stdin, so `ping` and `stop` are answered mid-search.
+
+pub mod message;
+
+use std::fs::File;
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use damas::core::variant::Variant;
+use damas::engine::book::{self, Book};
+use damas::engine::{legal_move_count, Engine, Start, DEFAULT_BOOK_MARGIN};
+use damas::search::limits::{Clock, Limits};
+use damas::search::Control;
+use message::{parse, quote, Message};
+
+const DEFAULT_HASH_MB: usize = 64;
+const MAX_HASH_MB: usize = 1 << 16;
+const MAX_THREADS: usize = 256;
+const MAX_MULTIPV: usize = 64;
+/// Widest `book-margin`, in men: past a few men every book move is as good as any.
+const MAX_BOOK_MARGIN: f64 = 10.0;
+/// Level used when a `go` comes without one.
+const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+
+/// Where protocol lines go: the client, and the log file if one is kept.
+#[derive(Clone)]
+pub struct Output {
+    inner: Arc<Mutex<Sink>>,
+}
+
+struct Sink {
+    out: Box<dyn Write + Send>,
+    log: Option<File>,
+    origin: Instant,
+}
+
+impl Output {
+    pub fn new(out: Box<dyn Write + Send>, log: Option<File>) -> Self {
+        Output {
+            inner: Arc::new(Mutex::new(Sink {
+                out,
+                log,
+                origin: Instant::now(),
+            })),
+        }
+    }
+
+    /// Send one line to the client, flushed.
+    pub fn line(&self, text: &str) {
+        let mut s = match self.inner.lock() {
+            Ok(s) => s,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let _ = writeln!(s.out, "{text}");
+        let _ = s.out.flush();
+        s.log_line('>', text);
+    }
+
+    /// Record a line received from the client (log only).
+    pub fn received(&self, text: &str) {
+        let mut s = match self.inner.lock() {
+            Ok(s) => s,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        s.log_line('<', text);
+    }
+
+    fn error(&self, message: &str) {
+        self.line(&format!("error message={}", quote(message)));
+    }
+}
+
+impl Sink {
+    fn log_line(&mut self, direction: char, text: &str) {
+        let t = self.origin.elapsed().as_secs_f64();
+        if let Some(log) = &mut self.log {
+            let _ = writeln!(log, "{t:10.3} {direction} {text}");
+        }
+    }
+}
+
+/// Whether the session goes on after a line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum StartText {
+    Initial,
+    Board(String),
+    Fen(String),
+}
+
+impl StartText {
+    fn as_start(&self) -> Start<'_> {
+        match self {
+            StartText::Initial => Start::Initial,
+            StartText::Board(b) => Start::Board(b),
+            StartText::Fen(f) => Start::Fen(f),
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct GamePosition {
+    start: StartText,
+    moves: Vec<String>,
+}
+
+/// Boolean variant options and their defaults (announced as params).
+const VARIANT_OPTIONS: &[(&str, bool)] = &[("mandatory-capture", true), ("crown-continues", false)];
+
+struct Search {
+    control: Arc<Control>,
+    handle: JoinHandle<()>,
+}
+
+/// The protocol state of one client connection.
+pub struct Session {
+    out: Output,
+    engine: Arc<Engine>,
+    base_variant: Variant,
+    options: Vec<(&'static str, bool)>,
+    threads: usize,
+    hash_mb: usize,
+    multipv: usize,
+    ponder: bool,
+    /// Play book moves in `go think` and `go ponder` (never in `go analyze`).
+    book: bool,
+    book_margin: f64,
+    /// `book-file`: a book replacing the shipped one (empty: the shipped books).
+    book_path: String,
+    book_file: Option<Arc<Book>>,
+    position: Option<GamePosition>,
+    level: Option<Limits>,
+    search: Option<Search>,
+}
+
+impl Session {
+    pub fn new(out: Output) -> Self {
+        Session {
+            out,
+            engine: Arc::new(Engine::new(DEFAULT_HASH_MB)),
+            base_variant: Variant::International,
+            options: VARIANT_OPTIONS.to_vec(),
+            threads: 1,
+            hash_mb: DEFAULT_HASH_MB,
+            multipv: 1,
+            ponder: false,
+            book: true,
+            book_margin: DEFAULT_BOOK_MARGIN,
+            book_path: String::new(),
+            book_file: None,
+            position: None,
+            level: None,
+            search: None,
+        }
+    }
+
+    /// The variant with its options applied.
+    fn variant(&self) -> Variant {
+        let mut v = self.base_variant;
+        for (name, value) in &self.options {
+            if let Ok(w) = v.with_option(name, if *value { "true" } else { "false" }) {
+                v = w;
+            }
+        }
+        v
+    }
+
+    fn searching(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| !s.handle.is_finished())
+    }
+
+    /// Stop a running search and wait for its `done`.
+    pub fn stop_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.control.stop();
+            let _ = s.handle.join();
+        }
+    }
+
+    /// Handle one line from the client.
+    pub fn handle(&mut self, bytes: &[u8]) -> Flow {
+        let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(2000)]).into_owned();
+        self.out.received(&shown);
+        let msg = match parse(bytes) {
+            Ok(m) => m,
+            Err(message::MessageError::Empty) => return Flow::Continue,
+            Err(e) => {
+                self.out.error(&e.to_string());
+                return Flow::Continue;
+            }
+        };
+        if self.searching() {
+            match msg.command.as_str() {
+                "ping" => {
+                    self.out.line("pong");
+                    return Flow::Continue;
+                }
+                "ponder-hit" => {
+                    if let Some(s) = &self.search {
+                        s.control.ponder_hit();
+                    }
+                    return Flow::Continue;
+                }
+                // Anything else stops the search first, as Scan does.
+                _ => self.stop_search(),
+            }
+        } else if let Some(s) = self.search.take() {
+            let _ = s.handle.join();
+        }
+        match self.dispatch(&msg) {
+            Ok(flow) => flow,
+            Err(e) => {
+                self.out.error(&e);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn dispatch(&mut self, m: &Message) -> Result<Flow, String> {
+        match m.command.as_str() {
+            "hub" => self.handshake(),
+            "init" => {
+                self.apply_hash();
+                // Parse the book now, not in the first search.
+                if self.book && self.book_file.is_none() {
+                    let _ = book::shipped(self.variant());
+                }
+                self.out.line("ready");
+            }
+            "set-param" => self.set_param(m)?,
+            "new-game" => self.engine.clear(),
+            "pos" => self.set_position(m)?,
+            "level" => self.level = Some(parse_level(m)?),
+            "go" => self.go(m)?,
+            "ping" => self.out.line("pong"),
+            "stop" | "ponder-hit" => {}
+            "quit" => return Ok(Flow::Quit),
+            other => return Err(format!("unknown command '{}'", clip(other))),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn handshake(&self) {
+        self.out.line(&format!(
+            "id name=Damas version={} author={} country={}",
+            env!("CARGO_PKG_VERSION"),
+            quote("Damas developers"),
+            quote("")
+        ));
+        self.out.line(&format!(
+            "param name=variant value={} type=enum values={}",
+            self.base_variant.name(),
+            quote(&Variant::NAMES.join(" "))
+        ));
+        self.out.line(&format!(
+            "param name=threads value={} type=int min=1 max={MAX_THREADS}",
+            self.threads
+        ));
+        self.out.line(&format!(
+            "param name=hash value={} type=int min=1 max={MAX_HASH_MB}",
+            self.hash_mb
+        ));
+        self.out.line(&format!(
+            "param name=ponder value={} type=bool",
+            self.ponder
+        ));
+        self.out.line(&format!(
+            "param name=multipv value={} type=int min=1 max={MAX_MULTIPV}",
+            self.multipv
+        ));
+        self.out
+            .line(&format!("param name=book value={} type=bool", self.book));
+        self.out.line(&format!(
+            "param name=book-margin value={:.2} type=real min=0 max={MAX_BOOK_MARGIN}",
+            self.book_margin
+        ));
+        self.out.line(&format!(
+            "param name=book-file value={} type=string",
+            quote(&self.book_path)
+        ));
+        for (name, value) in &self.options {
+            self.out
+                .line(&format!("param name={name} value={value} type=bool"));
+        }
+        self.out.line("wait");
+    }
+
+    fn apply_hash(&mut self) {
+        if self.engine.hash_mb() != self.hash_mb {
+            // Only this session holds the engine when no search runs.
+            match Arc::get_mut(&mut self.engine) {
+                Some(e) => e.set_hash(self.hash_mb),
+                None => self.engine = Arc::new(Engine::new(self.hash_mb)),
+            }
+        }
+    }
+
+    fn set_param(&mut self, m: &Message) -> Result<(), String> {
+        let name = m.get("name").ok_or("set-param needs name=")?;
+        let value = m.get("value").ok_or("set-param needs value=")?;
+        match name {
+            "variant" => {
+                let v = Variant::from_name(value).map_err(|e| e.to_string())?;
+                if v != self.base_variant {
+                    self.base_variant = v;
+                    self.position = None;
+                }
+            }
+            "threads" => self.threads = parse_int(name, value, 1, MAX_THREADS)?,
+            "hash" => {
+                self.hash_mb = parse_int(name, value, 1, MAX_HASH_MB)?;
+                self.apply_hash();
+            }
+            "multipv" => self.multipv = parse_int(name, value, 1, MAX_MULTIPV)?,
+            "ponder" => self.ponder = parse_bool(name, value)?,
+            "book" => self.book = parse_bool(name, value)?,
+            "book-margin" => self.book_margin = parse_real(name, value, 0.0, MAX_BOOK_MARGIN)?,
+            "book-file" => {
+                let path = value.trim();
+                self.book_file = if path.is_empty() {
+                    None
+                } else {
+                    let b = Book::load(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+                    Some(Arc::new(b))
+                };
+                self.book_path = path.to_string();
+            }
+            _ => {
+                let slot = self
+                    .options
+                    .iter_mut()
+                    .find(|(n, _)| *n == name)
+                    .ok_or_else(|| format!("unknown param '{}'", clip(name)))?;
+                slot.1 = parse_bool(name, value)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn set_position(&mut self, m: &Message) -> Result<(), String> {
+        let start = if let Some(b) = m.get("pos") {
+            StartText::Board(b.to_string())
+        } else if let Some(f) = m.get("fen") {
+            StartText::Fen(f.to_string())
+        } else if m.has("start") {
+            StartText::Initial
+        } else {
+            return Err("pos needs pos=, fen= or start".into());
+        };
+        let moves: Vec<String> = m
+            .get("moves")
+            .unwrap_or("")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        legal_move_count(self.variant(), start.as_start(), &moves).map_err(|e| e.to_string())?;
+        self.position = Some(GamePosition { start, moves });
+        // Scan resets the level at each position.
+        self.level = None;
+        Ok(())
+    }
+
+    fn go(&mut self, m: &Message) -> Result<(), String> {
+        let mode = m.args.first().map(|(n, _)| n.as_str()).unwrap_or("think");
+        let pondering = match mode {
+            "think" => false,
+            "ponder" => true,
+            "analyze" | "analyse" => false,
+            other => return Err(format!("unknown go mode '{}'", clip(other))),
+        };
+        let position = self.position.clone().ok_or("no position: send pos first")?;
+        let variant = self.variant();
+        let legal = legal_move_count(variant, position.start.as_start(), &position.moves)
+            .map_err(|e| e.to_string())?;
+        if legal == 0 {
+            return Err("no legal move in this position: the game is over".into());
+        }
+        let mut limits = self.level.take().unwrap_or_else(|| {
+            if mode == "think" || mode == "ponder" {
+                Limits::move_time(DEFAULT_MOVE_TIME)
+            } else {
+                Limits::default()
+            }
+        });
+        if mode == "analyze" || mode == "analyse" {
+            limits.infinite = true;
+        }
+        self.apply_hash();
+        if let Some(e) = Arc::get_mut(&mut self.engine) {
+            e.threads = self.threads;
+            e.book = self.book && !mode.starts_with("analy");
+            e.book_margin = self.book_margin;
+            e.book_file = self.book_file.clone();
+            e.multipv = if mode.starts_with("analy") {
+                self.multipv
+            } else {
+                1
+            };
+        }
+        let control = Arc::new(Control::new(pondering));
+        let engine = Arc::clone(&self.engine);
+        let out = self.out.clone();
+        let c = Arc::clone(&control);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let result = engine.think(
+                    variant,
+                    position.start.as_start(),
+                    &position.moves,
+                    limits,
+                    &c,
+                    &mut |i| out.line(&i.hub_line()),
+                );
+                match result {
+                    Ok(d) => {
+                        let mut line = format!("done move={}", d.best);
+                        if let Some(p) = d.ponder {
+                            line.push_str(&format!(" ponder={p}"));
+                        }
+                        out.line(&line);
+                    }
+                    Err(e) => out.error(&e.to_string()),
+                }
+            })
+            .map_err(|e| format!("cannot start the search: {e}"))?;
+        self.search = Some(Search { control, handle });
+        Ok(())
+    }
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+fn parse_int(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
+    match value.trim().parse::<usize>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "bad value '{}' for {name} (expected {min} to {max})",
+            clip(value)
+        )),
+    }
+}
+
+fn parse_real(name: &str, value: &str, min: f64, max: f64) -> Result<f64, String> {
+    match value.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && (min..=max).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "bad value '{}' for {name} (expected {min} to {max})",
+            clip(value)
+        )),
+    }
+}
+
+fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "on" | "yes" => Ok(true),
+        "false" | "0" | "off" | "no" => Ok(false),
+        _ => Err(format!(
+            "bad value '{}' for {name} (expected true or false)",
+            clip(value)
+        )),
+    }
+}
+
+fn parse_seconds(name: &str, value: &str) -> Result<Duration, String> {
+    value
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|t| t.is_finite() && *t >= 0.0 && *t < 1e9)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("bad time '{}' for {name}", clip(value)))
+}
+
+fn parse_level(m: &Message) -> Result<Limits, String> {
+    let mut l = Limits::default();
+    let mut any = false;
+    if let Some(d) = m.get("depth") {
+        l.depth = Some(parse_int("depth", d, 1, 1000)? as u32);
+        any = true;
+    }
+    if let Some(n) = m.get("nodes") {
+        l.nodes = Some(
+            n.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("bad value '{}' for nodes", clip(n)))?,
+        );
+        any = true;
+    }
+    if let Some(t) = m.get("move-time") {
+        l.move_time = Some(parse_seconds("move-time", t)?);
+        any = true;
+    }
+    if let Some(t) = m.get("time") {
+        let increment = match m.get("inc") {
+            Some(i) => parse_seconds("inc", i)?,
+            None => Duration::ZERO,
+        };
+        let moves_to_go = match m.get("moves") {
+            Some(n) => Some(parse_int("moves", n, 1, 10_000)? as u32),
+            None => None,
+        };
+        l.clock = Some(Clock {
+            time: parse_seconds("time", t)?,
+            increment,
+            moves_to_go,
+        });
+        any = true;
+    }
+    if m.has("infinite") {
+        l.infinite = true;
+        any = true;
+    }
+    if !any {
+        return Err("level needs depth=, nodes=, move-time=, time= or infinite".into());
+    }
+    Ok(l)
+}
+
+/// Speak the protocol on stdin/stdout until `quit` or the end of input.
+pub fn run(log: Option<File>) -> io::Result<()> {
+    let out = Output::new(Box::new(io::stdout()), log);
+    let mut session = Session::new(out);
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let stdin = io::stdin();
+            let mut input = stdin.lock();
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match input.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+                            buf.pop();
+                        }
+                        if tx.send(buf.clone()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        })?;
+    while let Ok(line) = rx.recv() {
+        if session.handle(&line) == Flow::Quit {
+            break;
+        }
+    }
+    session.stop_search();
+    Ok(())
+}

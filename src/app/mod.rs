@@ -1,0 +1,9 @@
+//! The applications built on the engine façade: the Hub protocol, tournaments, book
+//! building, terminal play and the bench. They own stdin, stdout and files.
+
+pub mod bench;
+pub mod book;
+pub mod hub;
+pub mod play;
+pub mod terminal;
+pub mod tournament;

@@ -1,0 +1,368 @@
+//! `damas match …`: play engines against each other.
+
+use std::fmt;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::ballot::OpeningSet;
+use super::spec::{parse_seconds, split_words, Level, PlayerSpec, SpecError};
+use super::stats::{plus_minus, signed, Sprt, Tally};
+use super::{run_match, Event, MatchConfig, MatchError, Standings};
+use damas::core::variant::Variant;
+
+/// Arguments of `damas match`.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// The variant played.
+    #[arg(long, default_value = "english")]
+    pub variant: String,
+    /// Damas itself with its settings: `"name=A depth=12 book=false hash=64 threads=1"`
+    /// (keys other than name, depth, nodes and movetime are sent as `set-param`); may repeat.
+    #[arg(long = "player")]
+    pub players: Vec<String>,
+    /// An external Hub engine: `"name=X cmd='program args…'"` plus settings as for
+    /// `--player`; may repeat.
+    #[arg(long = "engine")]
+    pub engines: Vec<String>,
+    /// Seconds per move.
+    #[arg(long)]
+    pub movetime: Option<f64>,
+    /// Seconds on each clock at the start of a game.
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Seconds added to a clock after each move.
+    #[arg(long, default_value_t = 0.0)]
+    pub inc: f64,
+    /// Search depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// `english-3move`, `english-2move`, `random:N` (N random plies, balanced) or `none`
+    /// (default: english-3move for English, random:8 otherwise).
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// Games per pair of players (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Games played at once (default: the number of cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Plies after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: usize,
+    /// Seconds an engine may run over its move time or clock before it counts as hung.
+    #[arg(long, default_value_t = 1.0)]
+    pub grace: f64,
+    /// Seconds an engine may take over a depth- or node-limited move.
+    #[arg(long, default_value_t = 60.0)]
+    pub move_timeout: f64,
+    /// Write every game to this PDN file.
+    #[arg(long)]
+    pub pdn: Option<PathBuf>,
+    /// Seed for the opening order and random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop early: `"elo0=0 elo1=10 [alpha=0.05 beta=0.05]"`.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// The PDN `Event` tag.
+    #[arg(long, default_value = "Damas match")]
+    pub event: String,
+}
+
+/// A failure of the match command, shown on one line.
+#[derive(Debug)]
+pub enum MatchCliError {
+    Spec(SpecError),
+    /// A bad option value.
+    Usage(String),
+    Match(MatchError),
+    Io(String),
+}
+
+impl fmt::Display for MatchCliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchCliError::Spec(e) => write!(f, "{e}"),
+            MatchCliError::Usage(e) => write!(f, "{e}"),
+            MatchCliError::Match(e) => write!(f, "{e}"),
+            MatchCliError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for MatchCliError {}
+
+impl From<SpecError> for MatchCliError {
+    fn from(e: SpecError) -> Self {
+        MatchCliError::Spec(e)
+    }
+}
+
+impl From<MatchError> for MatchCliError {
+    fn from(e: MatchError) -> Self {
+        MatchCliError::Match(e)
+    }
+}
+
+fn usage(text: String) -> MatchCliError {
+    MatchCliError::Usage(text)
+}
+
+fn seconds(name: &str, t: f64) -> Result<Duration, MatchCliError> {
+    Duration::try_from_secs_f64(t).map_err(|_| usage(format!("bad time '{t}' for --{name}")))
+}
+
+/// Read `elo0=… elo1=… [alpha=… beta=…]`.
+pub fn parse_sprt(text: &str) -> Result<Sprt, MatchCliError> {
+    let mut sprt = Sprt {
+        elo0: f64::NAN,
+        elo1: f64::NAN,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for word in split_words(text)? {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| usage(format!("--sprt: '{word}' is not key=value")))?;
+        let x = value
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| usage(format!("--sprt: bad value '{value}' for {key}")))?;
+        match key {
+            "elo0" => sprt.elo0 = x,
+            "elo1" => sprt.elo1 = x,
+            "alpha" => sprt.alpha = x,
+            "beta" => sprt.beta = x,
+            _ => return Err(usage(format!("--sprt: unknown key '{key}'"))),
+        }
+    }
+    if sprt.elo0.is_nan() || sprt.elo1.is_nan() || sprt.elo0 >= sprt.elo1 {
+        return Err(usage("--sprt needs elo0=… elo1=… with elo0 < elo1".into()));
+    }
+    if !(0.0 < sprt.alpha && sprt.alpha < 0.5 && 0.0 < sprt.beta && sprt.beta < 0.5) {
+        return Err(usage(
+            "--sprt: alpha and beta must lie between 0 and 0.5".into(),
+        ));
+    }
+    Ok(sprt)
+}
+
+/// The match a command line asks for.
+pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
+    let variant = Variant::from_name(&args.variant).map_err(|e| usage(e.to_string()))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| MatchCliError::Io(format!("cannot find the damas program: {e}")))?;
+    let damas = vec![exe.to_string_lossy().into_owned(), "hub".to_string()];
+    let mut players = Vec::new();
+    for text in &args.players {
+        players.push(PlayerSpec::parse(text, true, &damas, players.len())?);
+    }
+    for text in &args.engines {
+        players.push(PlayerSpec::parse(text, false, &damas, players.len())?);
+    }
+    if players.len() < 2 {
+        return Err(usage(
+            "a match needs at least two players (--player, --engine)".into(),
+        ));
+    }
+    for (i, p) in players.iter().enumerate() {
+        if players[..i].iter().any(|q| q.name == p.name) {
+            return Err(SpecError::DuplicateName(p.name.clone()).into());
+        }
+    }
+    let limits = [
+        args.movetime.is_some(),
+        args.time.is_some(),
+        args.depth.is_some(),
+        args.nodes.is_some(),
+    ];
+    if limits.iter().filter(|&&b| b).count() > 1 {
+        return Err(usage(
+            "give one of --movetime, --time, --depth and --nodes".into(),
+        ));
+    }
+    let level = if let Some(t) = args.movetime {
+        Level::MoveTime(seconds("movetime", t)?)
+    } else if let Some(t) = args.time {
+        Level::Clock {
+            time: seconds("time", t)?,
+            increment: seconds("inc", args.inc)?,
+        }
+    } else if let Some(d) = args.depth.filter(|&d| d > 0) {
+        Level::Depth(d)
+    } else if let Some(n) = args.nodes.filter(|&n| n > 0) {
+        Level::Nodes(n)
+    } else if args.depth.is_some() || args.nodes.is_some() {
+        return Err(usage("--depth and --nodes must be positive".into()));
+    } else {
+        Level::MoveTime(Duration::from_millis(100))
+    };
+    let openings = match &args.openings {
+        Some(text) => OpeningSet::parse(text).map_err(|e| usage(e.to_string()))?,
+        None => OpeningSet::default_for(variant),
+    };
+    let concurrency = args.concurrency.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    if concurrency == 0 || args.games == 0 || args.max_plies == 0 {
+        return Err(usage(
+            "--concurrency, --games and --max-plies must be positive".into(),
+        ));
+    }
+    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    Ok(MatchConfig {
+        variant,
+        players,
+        level,
+        openings,
+        games: args.games,
+        concurrency,
+        max_plies: args.max_plies,
+        grace: parse_seconds("grace", &args.grace.to_string())?,
+        move_timeout: parse_seconds("move-timeout", &args.move_timeout.to_string())?,
+        seed: args.seed,
+        sprt,
+        event: args.event.clone(),
+    })
+}
+
+/// A score as a percentage with one decimal (`81.5`).
+pub fn percent(t: &Tally) -> String {
+    t.score()
+        .map_or("nan".to_string(), |s| format!("{:.1}", 100.0 * s))
+}
+
+/// The last line of a match, from the first player's side:
+/// `result games=N wins=W draws=D losses=L score=81.5 elo=257.6 error=±70.8`.
+pub fn result_line(t: &Tally) -> String {
+    let (elo, error) = match t.elo() {
+        Some(e) => {
+            let elo = if e.elo.is_finite() {
+                format!("{:.1}", e.elo)
+            } else {
+                signed(e.elo)
+            };
+            (elo, plus_minus(e.error))
+        }
+        None => ("nan".to_string(), "±nan".to_string()),
+    };
+    format!(
+        "result games={} wins={} draws={} losses={} score={} elo={elo} error={error}",
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        percent(t)
+    )
+}
+
+fn progress_line(s: &Standings) -> String {
+    let t = s.players[0];
+    let mut line = format!(
+        "games {}/{}  +{} ={} -{}  score {}%",
+        s.played,
+        s.scheduled,
+        t.wins,
+        t.draws,
+        t.losses,
+        percent(&t)
+    );
+    if let Some(e) = t.elo() {
+        line.push_str(&format!("  elo {} {}", signed(e.elo), plus_minus(e.error)));
+    }
+    if let Some((llr, decision)) = s.sprt {
+        line.push_str(&format!("  llr {llr:.2} ({decision})"));
+    }
+    line
+}
+
+/// The table per player, the faults, and the result line.
+pub fn summary(names: &[String], s: &Standings, sprt: Option<&Sprt>) -> String {
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
+    let mut out = format!(
+        "{:<width$} {:>6} {:>6} {:>6} {:>6} {:>7} {:>8} {:>8}\n",
+        "player", "games", "wins", "draws", "losses", "score%", "elo", "error"
+    );
+    for (name, t) in names.iter().zip(&s.players) {
+        let (elo, error) = t.elo().map_or(("nan".into(), "±nan".into()), |e| {
+            (signed(e.elo), plus_minus(e.error))
+        });
+        out.push_str(&format!(
+            "{:<width$} {:>6} {:>6} {:>6} {:>6} {:>7} {:>8} {:>8}\n",
+            name,
+            t.games(),
+            t.wins,
+            t.draws,
+            t.losses,
+            percent(t),
+            elo,
+            error
+        ));
+    }
+    for (name, faults) in names.iter().zip(&s.faults) {
+        if !faults.is_empty() {
+            let list: Vec<String> = faults.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            out.push_str(&format!("faults {name}: {}\n", list.join(", ")));
+        }
+    }
+    if let (Some(sprt), Some((llr, decision))) = (sprt, s.sprt) {
+        let (lower, upper) = sprt.bounds();
+        out.push_str(&format!(
+            "sprt elo0={} elo1={} alpha={} beta={} llr={llr:.2} bounds=[{lower:.2}, {upper:.2}] {decision}\n",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        ));
+    }
+    out.push_str(&result_line(&s.players[0]));
+    out.push('\n');
+    out
+}
+
+/// Run a match.
+pub fn run(args: MatchArgs) -> Result<(), MatchCliError> {
+    let config = config_from(&args)?;
+    let mut pdn =
+        match &args.pdn {
+            Some(path) => Some(std::fs::File::create(path).map_err(|e| {
+                MatchCliError::Io(format!("cannot create '{}': {e}", path.display()))
+            })?),
+            None => None,
+        };
+    let names: Vec<String> = config.players.iter().map(|p| p.name.clone()).collect();
+    let live = std::io::stderr().is_terminal();
+    let mut write_error = None;
+    let standings = run_match(&config, &mut |event| match event {
+        Event::Warning(w) => {
+            if live {
+                eprint!("\r\x1b[K");
+            }
+            eprintln!("warning: {w}");
+        }
+        Event::GameDone(report, standings) => {
+            if let Some(file) = pdn.as_mut() {
+                if let Err(e) = file.write_all(report.pdn.as_bytes()) {
+                    write_error.get_or_insert(e.to_string());
+                }
+            }
+            if live {
+                eprint!("\r\x1b[K{}", progress_line(standings));
+            } else {
+                eprintln!("{}", progress_line(standings));
+            }
+        }
+    })?;
+    if live {
+        eprintln!();
+    }
+    if let Some(e) = write_error {
+        return Err(MatchCliError::Io(format!("cannot write the PDN file: {e}")));
+    }
+    print!("{}", summary(&names, &standings, config.sprt.as_ref()));
+    Ok(())
+}

@@ -1,0 +1,469 @@
+//! Engine-versus-engine matches driven over the Hub protocol.
+//!
+//! Every player, Damas included, is a subprocess spoken to exactly as a GUI would
+//! ([`client`]). Games are jobs: each opening is played twice with colours swapped, every
+//! pair of players meets (round robin), and `concurrency` worker threads each keep their
+//! own engine processes. A faulty engine loses the game, is killed and restarted.
+
+pub mod ballot;
+pub mod cli;
+pub mod client;
+pub mod spec;
+pub mod stats;
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
+
+use ballot::{play_opening, BallotError, Opening, OpeningSet};
+use client::{Fault, HubClient};
+use damas::core::color::Color;
+use damas::core::game::{Game, GameResult};
+use damas::core::notation::{move_text, parse_move, write_board_string};
+use damas::core::pdn;
+use damas::core::position::{MoveOf, Position};
+use damas::core::rules::Rules;
+use damas::core::variant::Variant;
+use damas::with_rules;
+use spec::{Level, PlayerSpec};
+use stats::{Sprt, SprtDecision, Tally};
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub variant: Variant,
+    pub players: Vec<PlayerSpec>,
+    /// The level of players without one of their own.
+    pub level: Level,
+    pub openings: OpeningSet,
+    /// Games per pair of players.
+    pub games: usize,
+    pub concurrency: usize,
+    /// A game still going after this many plies (opening included) is drawn.
+    pub max_plies: usize,
+    /// Time an engine may take beyond its move time or clock before it counts as hung.
+    pub grace: Duration,
+    /// Longest wait for a move searched to a depth or node count.
+    pub move_timeout: Duration,
+    pub seed: u64,
+    pub sprt: Option<Sprt>,
+    /// The PDN `Event` tag.
+    pub event: String,
+}
+
+/// Why a match could not be played.
+#[derive(Debug)]
+pub enum MatchError {
+    TooFewPlayers,
+    Ballot(BallotError),
+    /// A player's engine failed before the first game.
+    Engine {
+        player: String,
+        fault: Fault,
+    },
+    /// The engine does not list the match's variant.
+    Variant {
+        player: String,
+        variant: String,
+    },
+    NoGames,
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::TooFewPlayers => write!(f, "a match needs at least two players"),
+            MatchError::Ballot(e) => write!(f, "{e}"),
+            MatchError::Engine { player, fault } => write!(f, "engine '{player}': {fault}"),
+            MatchError::Variant { player, variant } => {
+                write!(f, "engine '{player}' does not play {variant}")
+            }
+            MatchError::NoGames => write!(f, "no games to play"),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+impl From<BallotError> for MatchError {
+    fn from(e: BallotError) -> Self {
+        MatchError::Ballot(e)
+    }
+}
+
+/// One game to play: `first` has the colour that moves first in the variant.
+#[derive(Clone, Debug)]
+struct Job {
+    number: usize,
+    first: usize,
+    second: usize,
+    opening: Opening,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// 1-based, in schedule order.
+    pub number: usize,
+    /// Player indices: who had the first move, who the second.
+    pub first: usize,
+    pub second: usize,
+    /// Points of `first`: 1, 0.5 or 0.
+    pub first_points: f64,
+    /// The PDN `Termination` tag.
+    pub termination: String,
+    /// The player at fault and the kind of fault, when an engine lost by one.
+    pub fault: Option<(usize, &'static str)>,
+    /// Warnings met on the way (refused params of a restarted engine).
+    pub warnings: Vec<String>,
+    pub plies: usize,
+    /// The game as PDN text.
+    pub pdn: String,
+}
+
+/// Results so far, per player and for the pair of the first two.
+#[derive(Clone, Debug, Default)]
+pub struct Standings {
+    /// Per player, against everyone.
+    pub players: Vec<Tally>,
+    /// Per player, fault kinds with their counts.
+    pub faults: Vec<Vec<(&'static str, u32)>>,
+    pub played: usize,
+    pub scheduled: usize,
+    /// The SPRT's log-likelihood ratio and decision on the first player's results.
+    pub sprt: Option<(f64, SprtDecision)>,
+}
+
+impl Standings {
+    fn record(&mut self, r: &GameReport) {
+        let first = match r.first_points {
+            p if p > 0.75 => Tally {
+                wins: 1,
+                ..Tally::default()
+            },
+            p if p < 0.25 => Tally {
+                losses: 1,
+                ..Tally::default()
+            },
+            _ => Tally {
+                draws: 1,
+                ..Tally::default()
+            },
+        };
+        self.players[r.first].add(first);
+        self.players[r.second].add(first.mirrored());
+        if let Some((who, kind)) = r.fault {
+            let list = &mut self.faults[who];
+            match list.iter_mut().find(|(k, _)| *k == kind) {
+                Some(entry) => entry.1 += 1,
+                None => list.push((kind, 1)),
+            }
+        }
+        self.played += 1;
+    }
+}
+
+/// What a running match tells its caller.
+pub enum Event<'a> {
+    /// Something to tell the user once (a param an engine refused).
+    Warning(String),
+    /// A game ended; the standings include it.
+    GameDone(&'a GameReport, &'a Standings),
+}
+
+/// Play a match; `on_event` sees warnings and each finished game (in the calling thread).
+pub fn run_match(
+    config: &MatchConfig,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<Standings, MatchError> {
+    with_rules!(config.variant, R => run_match_in::<R>(config, on_event))
+}
+
+/// Start a player's engine, choose the variant, send its params, `init`; the refused params
+/// come back as warnings.
+fn open_engine(
+    spec: &PlayerSpec,
+    variant: Variant,
+) -> Result<(HubClient, Vec<String>), MatchError> {
+    let fail = |fault| MatchError::Engine {
+        player: spec.name.clone(),
+        fault,
+    };
+    let mut client = HubClient::start(&spec.command).map_err(fail)?;
+    let mut params: Vec<(String, String)> = Vec::new();
+    if client.has_variant_param() {
+        let listed = client.variants().is_empty()
+            || client
+                .variants()
+                .iter()
+                .any(|v| Variant::from_name(v).is_ok_and(|w| w.name() == variant.name()));
+        if !listed {
+            return Err(MatchError::Variant {
+                player: spec.name.clone(),
+                variant: variant.name().into(),
+            });
+        }
+        params.push(("variant".into(), variant.name().into()));
+        for (name, value) in variant.options() {
+            params.push((name.into(), value.to_string()));
+        }
+    }
+    params.extend(spec.params.iter().cloned());
+    let errors = client.configure(&params).map_err(fail)?;
+    let warnings = errors
+        .into_iter()
+        .map(|e| {
+            format!(
+                "{}: the engine answered error '{e}' to its settings",
+                spec.name
+            )
+        })
+        .collect();
+    Ok((client, warnings))
+}
+
+fn run_match_in<R: Rules>(
+    config: &MatchConfig,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<Standings, MatchError> {
+    let n = config.players.len();
+    if n < 2 {
+        return Err(MatchError::TooFewPlayers);
+    }
+    if config.games == 0 {
+        return Err(MatchError::NoGames);
+    }
+    // Each warning once, however many times engines are started.
+    let mut warned: Vec<String> = Vec::new();
+    let mut warn = |w: &String, on_event: &mut dyn FnMut(Event<'_>)| {
+        if !warned.contains(w) {
+            warned.push(w.clone());
+            on_event(Event::Warning(w.clone()));
+        }
+    };
+    // Each engine once before the first game: a wrong command stops the match here.
+    for spec in &config.players {
+        let (_client, warnings) = open_engine(spec, config.variant)?;
+        for w in &warnings {
+            warn(w, on_event);
+        }
+    }
+    let openings =
+        config
+            .openings
+            .openings::<R>(config.variant, config.games.div_ceil(2), config.seed)?;
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .collect();
+    let mut jobs = VecDeque::new();
+    for k in 0..config.games {
+        for &(i, j) in &pairs {
+            let (first, second) = if k % 2 == 0 { (i, j) } else { (j, i) };
+            jobs.push_back(Job {
+                number: jobs.len() + 1,
+                first,
+                second,
+                opening: openings[k / 2].clone(),
+            });
+        }
+    }
+    let mut standings = Standings {
+        players: vec![Tally::default(); n],
+        faults: vec![Vec::new(); n],
+        played: 0,
+        scheduled: jobs.len(),
+        sprt: None,
+    };
+    let workers = config.concurrency.clamp(1, jobs.len());
+    let queue = Mutex::new(jobs);
+    let stop = AtomicBool::new(false);
+    // Each report carries the worker's acknowledgement channel: a worker takes its next
+    // game only once the report is counted, so an SPRT stop is exact.
+    let (tx, rx) = mpsc::channel::<(GameReport, mpsc::Sender<()>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (queue, stop) = (&queue, &stop);
+            scope.spawn(move || {
+                let mut seats: Vec<Option<HubClient>> = (0..n).map(|_| None).collect();
+                let (ack_tx, ack_rx) = mpsc::channel();
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let job = match queue.lock() {
+                        Ok(mut q) => q.pop_front(),
+                        Err(_) => None,
+                    };
+                    let Some(job) = job else { break };
+                    let report = play_game::<R>(config, &job, &mut seats);
+                    if tx.send((report, ack_tx.clone())).is_err() || ack_rx.recv().is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (report, ack) in rx {
+            standings.record(&report);
+            if let Some(sprt) = &config.sprt {
+                let t = standings.players[0];
+                let decision = sprt.decide(t);
+                standings.sprt = Some((sprt.llr(t), decision));
+                if decision != SprtDecision::Continue {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            for w in &report.warnings {
+                warn(w, on_event);
+            }
+            on_event(Event::GameDone(&report, &standings));
+            let _ = ack.send(());
+        }
+    });
+    Ok(standings)
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{:.3}", d.as_secs_f64())
+}
+
+/// Ask the player at `seat` for a move; `clock` is its time left under a clock.
+fn ask_move<R: Rules>(
+    config: &MatchConfig,
+    spec: &PlayerSpec,
+    seat: &mut Option<HubClient>,
+    game: &Game<R>,
+    clock: &mut Duration,
+    warnings: &mut Vec<String>,
+) -> Result<MoveOf<R>, Fault> {
+    if seat.is_none() {
+        let (client, w) = open_engine(spec, config.variant).map_err(|e| match e {
+            MatchError::Engine { fault, .. } => fault,
+            other => Fault::Spawn(other.to_string()),
+        })?;
+        warnings.extend(w);
+        *seat = Some(client);
+    }
+    let client = seat.as_mut().ok_or(Fault::Crash)?;
+    let mut position = format!("pos pos={}", write_board_string(game.start()));
+    if !game.moves().is_empty() {
+        let moves: Vec<String> = game.moves().iter().map(move_text::<R>).collect();
+        position.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
+    }
+    let level = spec.level.unwrap_or(config.level);
+    let (line, limit) = match level {
+        Level::Depth(d) => (format!("level depth={d}"), config.move_timeout),
+        Level::Nodes(n) => (format!("level nodes={n}"), config.move_timeout),
+        Level::MoveTime(t) => (format!("level move-time={}", seconds(t)), t + config.grace),
+        Level::Clock { increment, .. } => (
+            format!("level time={} inc={}", seconds(*clock), seconds(increment)),
+            *clock + config.grace,
+        ),
+    };
+    let answer = client.think(&position, &line, limit)?;
+    if let Level::Clock { increment, .. } = level {
+        if answer.elapsed > *clock {
+            return Err(Fault::TimeForfeit);
+        }
+        *clock = *clock - answer.elapsed + increment;
+    }
+    parse_move(game.position(), &answer.best).map_err(|_| Fault::IllegalMove(answer.best))
+}
+
+/// Play one game between the players of `job` with the worker's engines.
+fn play_game<R: Rules>(
+    config: &MatchConfig,
+    job: &Job,
+    seats: &mut [Option<HubClient>],
+) -> GameReport {
+    let mut game = play_opening::<R>(&job.opening).unwrap_or_else(|_| Game::new(Position::start()));
+    let mut warnings = Vec::new();
+    let players = [job.first, job.second];
+    for &p in &players {
+        if let Some(client) = seats[p].as_mut() {
+            if client.send("new-game").is_err() {
+                seats[p] = None;
+            }
+        }
+    }
+    let mut clocks = players.map(|p| match config.players[p].level.unwrap_or(config.level) {
+        Level::Clock { time, .. } => time,
+        _ => Duration::ZERO,
+    });
+    let mut fault = None;
+    let termination = loop {
+        if let Some(o) = game.outcome() {
+            break o.termination.to_string();
+        }
+        if game.moves().len() >= config.max_plies {
+            let _ = game.adjudicate(GameResult::Draw);
+            break format!("adjudication: drawn after {} plies", config.max_plies);
+        }
+        let side = game.position().side_to_move();
+        let seat = usize::from(side != R::FIRST);
+        let player = players[seat];
+        let spec = &config.players[player];
+        match ask_move::<R>(
+            config,
+            spec,
+            &mut seats[player],
+            &game,
+            &mut clocks[seat],
+            &mut warnings,
+        ) {
+            Ok(m) => {
+                if game.play(&m).is_err() {
+                    // Cannot happen: the move was resolved among the legal ones.
+                    let _ = game.adjudicate(GameResult::win_for(side.opposite()));
+                    fault = Some((player, "illegal move"));
+                    break format!("illegal move by {}", spec.name);
+                }
+            }
+            Err(f) => {
+                seats[player] = None;
+                let _ = game.adjudicate(GameResult::win_for(side.opposite()));
+                fault = Some((player, f.kind()));
+                break format!("{} by {} ({})", f.kind(), spec.name, f.detail());
+            }
+        }
+    };
+    let result = game.outcome().map_or(GameResult::Draw, |o| o.result);
+    let first_points = if result == GameResult::win_for(R::FIRST) {
+        1.0
+    } else if result == GameResult::Draw {
+        0.5
+    } else {
+        0.0
+    };
+    let name_of = |c: Color| {
+        let seat = usize::from(c != R::FIRST);
+        config.players[players[seat]].name.clone()
+    };
+    let round = job.number.to_string();
+    let opening = job.opening.label.clone();
+    let white = name_of(Color::White);
+    let black = name_of(Color::Black);
+    let tags: Vec<(&str, &str)> = vec![
+        ("Event", &config.event),
+        ("Round", &round),
+        ("White", &white),
+        ("Black", &black),
+        ("Opening", &opening),
+        ("Termination", &termination),
+    ];
+    let text = pdn::write_game(&game, &tags);
+    GameReport {
+        number: job.number,
+        first: job.first,
+        second: job.second,
+        first_points,
+        termination,
+        fault,
+        warnings,
+        plies: game.moves().len(),
+        pdn: text,
+    }
+}

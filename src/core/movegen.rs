@@ -1,0 +1,700 @@
+//! The move generator: one generic routine, monomorphised per variant, reading only the
+//! constants of `Rules`.
+
+use crate::core::bitboard::{Bitboard, Word};
+use crate::core::color::Color;
+use crate::core::geometry::{opposite, Dir, DirSet, Geometry};
+use crate::core::mv::Move;
+use crate::core::position::{MoveOf, Position, WordOf};
+use crate::core::rules::{Landing, Precedence, Promotion, Removal, Rules};
+use crate::core::square::Square;
+
+/// How capture paths that reach the same result are counted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Convention {
+    /// One move per (from, to, captured set): the official notion of a move.
+    #[default]
+    Drop,
+    /// One move per capture order ("keep duplicates", as Aart Bik and DCTL count).
+    Keep,
+}
+
+/// Squares the sequence may pass through or land on, and the enemies it may still take.
+struct Capture<'a, R: Rules> {
+    us: usize,
+    from: Square,
+    empty: WordOf<R>,
+    enemies: WordOf<R>,
+    enemy_kings: WordOf<R>,
+    captured: WordOf<R>,
+    count: u32,
+    kings_taken: u32,
+    king_order: u32,
+    by_king: bool,
+    crowned: bool,
+    best: u64,
+    start: usize,
+    out: &'a mut Vec<MoveOf<R>>,
+}
+
+#[inline(always)]
+fn bit<W: Word>(sq: Square) -> W {
+    W::ONE << sq.index() as u32
+}
+
+impl<R: Rules> Capture<'_, R> {
+    #[inline(always)]
+    fn is_empty(&self, sq: Square) -> bool {
+        let e = match R::REMOVAL {
+            Removal::Delayed => self.empty,
+            Removal::Immediate => self.empty | self.captured,
+        };
+        e & bit::<WordOf<R>>(sq) != <WordOf<R> as Word>::ZERO
+    }
+    #[inline(always)]
+    fn takeable(&self, sq: Square, by_king: bool) -> bool {
+        let mut t = self.enemies & !self.captured;
+        if !by_king && !R::MEN_CAPTURE_KINGS {
+            t &= !self.enemy_kings;
+        }
+        t & bit::<WordOf<R>>(sq) != <WordOf<R> as Word>::ZERO
+    }
+    /// A quick necessary condition for a short jump from `sq`: an enemy still to take next to
+    /// it and an empty square two steps away.
+    #[inline(always)]
+    fn may_jump_from(&self, sq: Square) -> bool {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let i = sq.index();
+        let empty = match R::REMOVAL {
+            Removal::Delayed => self.empty,
+            Removal::Immediate => self.empty | self.captured,
+        };
+        (self.enemies & !self.captured) & R::G::mask(R::G::RING1[i]) != zero
+            && empty & R::G::mask(R::G::RING2[i]) != zero
+    }
+    #[inline(always)]
+    fn take(&mut self, v: Square) {
+        let b = bit::<WordOf<R>>(v);
+        self.captured |= b;
+        if self.enemy_kings & b != <WordOf<R> as Word>::ZERO {
+            self.kings_taken += 1;
+            self.king_order |= 1 << (15u32.saturating_sub(self.count));
+        }
+        self.count += 1;
+    }
+    #[inline(always)]
+    fn untake(&mut self, v: Square) {
+        let b = bit::<WordOf<R>>(v);
+        self.captured ^= b;
+        self.count -= 1;
+        if self.enemy_kings & b != <WordOf<R> as Word>::ZERO {
+            self.kings_taken -= 1;
+            self.king_order &= !(1 << (15u32.saturating_sub(self.count)));
+        }
+    }
+
+    fn key(&self) -> u64 {
+        let c = self.count as u64;
+        match R::PRECEDENCE {
+            Precedence::Free => 0,
+            Precedence::Count => c,
+            Precedence::CountThenKings => c << 8 | self.kings_taken as u64,
+            Precedence::Italian => {
+                c << 32
+                    | (self.by_king as u64) << 31
+                    | (self.kings_taken as u64) << 24
+                    | self.king_order as u64
+            }
+            Precedence::KingFirst => self.by_king as u64,
+        }
+    }
+
+    #[inline]
+    fn emit(&mut self, to: Square, promotes: bool) {
+        let key = self.key();
+        if key < self.best {
+            return;
+        }
+        if key > self.best {
+            self.out.truncate(self.start);
+            self.best = key;
+        }
+        self.out.push(Move {
+            from: self.from,
+            to,
+            captured: Bitboard(self.captured),
+            flags: if promotes {
+                Move::<WordOf<R>>::PROMOTES
+            } else {
+                0
+            },
+        });
+    }
+
+    /// Short jumps of a man (or parachutist) standing on `sq`; true if any was found.
+    fn man_jumps(&mut self, sq: Square, dirs: DirSet, parachutist: bool) -> bool {
+        if !self.may_jump_from(sq) {
+            return false;
+        }
+        let mut found = false;
+        for d in 0..8 {
+            if !dirs.has(d) {
+                continue;
+            }
+            let Some(v) = R::G::neighbour(sq, d) else {
+                continue;
+            };
+            if !self.takeable(v, false) {
+                continue;
+            }
+            let Some(t) = R::G::neighbour(v, d) else {
+                continue;
+            };
+            if !self.is_empty(t) {
+                continue;
+            }
+            found = true;
+            self.take(v);
+            self.man_landed(t, d, parachutist);
+            self.untake(v);
+        }
+        found
+    }
+
+    fn man_landed(&mut self, t: Square, d: Dir, parachutist: bool) {
+        if R::STRAIGHT_OPTIONAL_SEQUENCES {
+            self.emit(t, false);
+            self.man_jumps(t, DirSet::of(&[d]), false);
+            return;
+        }
+        if parachutist && !R::PARACHUTE_CONTINUES {
+            self.emit(t, false);
+            return;
+        }
+        let promo = R::G::mask(R::PROMOTION_SQUARES[self.us]) & bit::<WordOf<R>>(t)
+            != <WordOf<R> as Word>::ZERO;
+        if promo {
+            match R::PROMOTION {
+                Promotion::Stop => {
+                    self.emit(t, true);
+                    return;
+                }
+                Promotion::Continue => {
+                    self.crowned = true;
+                    if !self.king_jumps(t, Self::king_dirs_after(d)) {
+                        self.emit(t, true);
+                    }
+                    self.crowned = false;
+                    return;
+                }
+                Promotion::EndOfMove | Promotion::Never => {}
+            }
+        }
+        let mut later = R::MAN_LATER_JUMPS[self.us];
+        if R::NO_REVERSE {
+            later = later.without(opposite(d));
+        }
+        if !self.man_jumps(t, later, false) {
+            self.emit(t, promo && R::PROMOTION == Promotion::EndOfMove);
+        }
+    }
+
+    /// Directions a king may jump in next after jumping in direction `d`
+    /// (continuing straight is handled from the last landing square).
+    #[inline(always)]
+    fn king_dirs_after(d: Dir) -> DirSet {
+        let mut dirs = R::KING_JUMPS;
+        if R::NO_REVERSE || R::REMOVAL == Removal::Delayed {
+            dirs = dirs.without(opposite(d));
+        }
+        dirs
+    }
+
+    /// Jumps of a king standing on `sq`; true if any was found.
+    fn king_jumps(&mut self, sq: Square, dirs: DirSet) -> bool {
+        if !R::FLYING_KINGS && !self.may_jump_from(sq) {
+            return false;
+        }
+        let mut found = false;
+        for d in 0..8 {
+            if !dirs.has(d) {
+                continue;
+            }
+            let mut p = R::G::neighbour(sq, d);
+            if R::FLYING_KINGS {
+                while let Some(x) = p {
+                    if !self.is_empty(x) {
+                        break;
+                    }
+                    p = R::G::neighbour(x, d);
+                }
+            }
+            let Some(v) = p else {
+                continue;
+            };
+            if !self.takeable(v, true) {
+                continue;
+            }
+            let Some(l0) = R::G::neighbour(v, d) else {
+                continue;
+            };
+            if !self.is_empty(l0) {
+                continue;
+            }
+            found = true;
+            self.take(v);
+            self.king_landed(l0, d);
+            self.untake(v);
+        }
+        found
+    }
+
+    fn king_landed(&mut self, l0: Square, d: Dir) {
+        let mut landings = [l0; 16];
+        let mut n = 1;
+        if R::FLYING_KINGS && R::LANDING == Landing::Beyond {
+            let mut p = R::G::neighbour(l0, d);
+            while let Some(x) = p {
+                if !self.is_empty(x) || n == landings.len() {
+                    break;
+                }
+                landings[n] = x;
+                n += 1;
+                p = R::G::neighbour(x, d);
+            }
+        }
+        let turns = Self::king_dirs_after(d).without(d);
+        let mut found = false;
+        for (i, &l) in landings[..n].iter().enumerate() {
+            let dirs = if i + 1 == n {
+                turns.union(DirSet::of(&[d]))
+            } else {
+                turns
+            };
+            found |= self.king_jumps(l, dirs);
+        }
+        if !found {
+            let crowned = self.crowned;
+            for &l in &landings[..n] {
+                self.emit(l, crowned);
+            }
+        }
+    }
+}
+
+/// Merge capture paths with the same from, to and captured set.
+fn dedupe<W: Word>(moves: &mut Vec<Move<W>>, start: usize) {
+    let mut i = start;
+    while i < moves.len() {
+        let m = moves[i];
+        if m.captured.count() >= 2 && moves[start..i].iter().any(|o| o.same_as(&m)) {
+            moves.swap_remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+impl<R: Rules> Position<R> {
+    /// All legal moves, appended to `out`.
+    pub fn generate(&self, out: &mut Vec<MoveOf<R>>, convention: Convention) {
+        if R::OPENING_REMOVALS && self.generate_removals(out) {
+            return;
+        }
+        let start = out.len();
+        self.generate_legal_captures(out, convention);
+        if out.len() == start || !R::MANDATORY_CAPTURE {
+            self.generate_quiet(out);
+        }
+    }
+
+    /// Konane's opening: on the full board the first player lifts one of its pieces from
+    /// `FIRST_REMOVALS`; with a single hole the second player lifts one of its pieces next to
+    /// it. Returns whether the position is in that phase (the removals are then all its moves).
+    fn generate_removals(&self, out: &mut Vec<MoveOf<R>>) -> bool {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let own = self.by_color[self.side.index()];
+        let empty = R::G::VALID & !(self.by_color[0] | self.by_color[1]);
+        let lift = if empty == zero && self.side == R::FIRST {
+            own & R::G::mask(R::FIRST_REMOVALS)
+        } else if empty.popcount() == 1 && self.side != R::FIRST {
+            let mut next = zero;
+            for d in 0..8 {
+                if R::SECOND_REMOVAL_DIRS.has(d) {
+                    next |= R::G::step(empty, d);
+                }
+            }
+            own & next
+        } else {
+            return false;
+        };
+        for sq in Bitboard(lift) {
+            out.push(Move {
+                from: sq,
+                to: sq,
+                captured: Bitboard::EMPTY,
+                flags: Move::<WordOf<R>>::REMOVES_OWN,
+            });
+        }
+        true
+    }
+
+    /// The legal moves as a new vector (official convention).
+    pub fn legal_moves(&self) -> Vec<MoveOf<R>> {
+        let mut v = Vec::new();
+        self.generate(&mut v, Convention::Drop);
+        v
+    }
+
+    /// The captures allowed by the precedence rule, merged per `convention`.
+    pub fn generate_legal_captures(&self, out: &mut Vec<MoveOf<R>>, convention: Convention) {
+        let start = out.len();
+        self.generate_captures(out);
+        if convention == Convention::Drop && out.len() > start + 1 {
+            dedupe(out, start);
+        }
+    }
+
+    /// Men that have a jump available, found with board-wide shifts.
+    #[inline]
+    fn men_that_can_jump(&self, men: WordOf<R>, dirs: DirSet, empty: WordOf<R>) -> WordOf<R> {
+        let us = self.side.index();
+        let mut targets = self.by_color[1 - us];
+        if !R::MEN_CAPTURE_KINGS {
+            targets &= !self.kings;
+        }
+        let mut can = <WordOf<R> as Word>::ZERO;
+        for d in 0..8 {
+            if dirs.has(d) {
+                let back = opposite(d);
+                can |= R::G::step(R::G::step(empty, back) & targets, back) & men;
+            }
+        }
+        can
+    }
+
+    fn generate_captures(&self, out: &mut Vec<MoveOf<R>>) {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let us = self.side.index();
+        let own = self.by_color[us];
+        let enemies = self.by_color[1 - us];
+        let empty = R::G::VALID & !(own | enemies);
+        let kings = own & self.kings;
+        let paras = own & self.paras;
+        let men = own & !self.kings & !self.paras;
+        let jumping_men = if men != zero {
+            self.men_that_can_jump(men, R::MAN_JUMPS[us], empty)
+        } else {
+            zero
+        };
+        let para_dirs = R::PARACHUTIST_JUMPS[us];
+        let jumping_paras = if R::PARACHUTISTS && paras != zero {
+            self.men_that_can_jump(paras, para_dirs, empty)
+        } else {
+            zero
+        };
+        if kings == zero && jumping_men == zero && jumping_paras == zero {
+            return;
+        }
+        let mut cap = Capture::<R> {
+            us,
+            from: Square::new(0),
+            empty,
+            enemies,
+            enemy_kings: enemies & self.kings,
+            captured: zero,
+            count: 0,
+            kings_taken: 0,
+            king_order: 0,
+            by_king: false,
+            crowned: false,
+            best: 0,
+            start: out.len(),
+            out,
+        };
+        for sq in Bitboard(jumping_men) {
+            cap.from = sq;
+            cap.empty = empty | bit::<WordOf<R>>(sq);
+            cap.man_jumps(sq, R::MAN_JUMPS[us], false);
+        }
+        for sq in Bitboard(jumping_paras) {
+            cap.from = sq;
+            cap.empty = empty | bit::<WordOf<R>>(sq);
+            cap.man_jumps(sq, para_dirs, true);
+        }
+        cap.by_king = true;
+        for sq in Bitboard(kings) {
+            cap.from = sq;
+            cap.empty = empty | bit::<WordOf<R>>(sq);
+            cap.king_jumps(sq, R::KING_JUMPS);
+        }
+    }
+
+    fn generate_quiet(&self, out: &mut Vec<MoveOf<R>>) {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let us = self.side.index();
+        let own = self.by_color[us];
+        let empty = R::G::VALID & !(own | self.by_color[1 - us]);
+        let promo = R::G::mask(R::PROMOTION_SQUARES[us]);
+        let mut men = own & !self.kings & !self.paras;
+        if R::FAR_RANK_FROZEN {
+            men &= !promo;
+        }
+        let promo_flag = |t: Square| {
+            if R::PROMOTION != Promotion::Never && promo & bit::<WordOf<R>>(t) != zero {
+                Move::<WordOf<R>>::PROMOTES
+            } else {
+                0
+            }
+        };
+        for d in 0..8 {
+            if !R::MAN_STEPS[us].has(d) {
+                continue;
+            }
+            let shift = R::G::SHIFT[d];
+            for to in Bitboard(R::G::step(men, d) & empty) {
+                let from = Square::new((to.index() as i32 - shift) as u8);
+                out.push(Move {
+                    from,
+                    to,
+                    captured: Bitboard::EMPTY,
+                    flags: promo_flag(to),
+                });
+            }
+            if R::LINE_MOVES {
+                // Lines of k men advancing one square: the rearmost man lands on the empty
+                // square in front of the leading one, k squares ahead.
+                let back = opposite(d);
+                let mut from = R::G::step(R::G::step(empty, back) & men, back) & men;
+                let mut k = 2;
+                while from != zero {
+                    for f in Bitboard(from) {
+                        let to = Square::new((f.index() as i32 + k * shift) as u8);
+                        out.push(Move {
+                            from: f,
+                            to,
+                            captured: Bitboard::EMPTY,
+                            flags: promo_flag(to),
+                        });
+                    }
+                    from = R::G::step(from, back) & men;
+                    k += 1;
+                }
+            }
+        }
+        for from in Bitboard(own & self.kings) {
+            for d in 0..8 {
+                if !R::KING_STEPS.has(d) {
+                    continue;
+                }
+                let mut p = R::G::neighbour(from, d);
+                while let Some(to) = p {
+                    if empty & bit::<WordOf<R>>(to) == zero {
+                        break;
+                    }
+                    out.push(Move {
+                        from,
+                        to,
+                        captured: Bitboard::EMPTY,
+                        flags: 0,
+                    });
+                    if !R::FLYING_KINGS {
+                        break;
+                    }
+                    p = R::G::neighbour(to, d);
+                }
+            }
+        }
+    }
+
+    /// Number of legal moves; plain moves are counted with board-wide shifts, not listed.
+    pub fn count_moves(&self, convention: Convention, buf: &mut Vec<MoveOf<R>>) -> u64 {
+        buf.clear();
+        if R::OPENING_REMOVALS && self.generate_removals(buf) {
+            return buf.len() as u64;
+        }
+        if R::STRAIGHT_OPTIONAL_SEQUENCES
+            && R::PRECEDENCE == Precedence::Free
+            && (self.kings | self.paras) == <WordOf<R> as Word>::ZERO
+        {
+            let n = self.count_straight_captures();
+            if n > 0 && R::MANDATORY_CAPTURE {
+                return n;
+            }
+            return n + self.count_quiet();
+        }
+        if matches!(
+            R::PRECEDENCE,
+            Precedence::Free | Precedence::KingFirst | Precedence::Count
+        ) {
+            if let Some(n) = self.count_single_jumps() {
+                if n > 0 && R::MANDATORY_CAPTURE {
+                    return n;
+                }
+                return n + self.count_quiet();
+            }
+        }
+        self.generate_legal_captures(buf, convention);
+        if !buf.is_empty() && R::MANDATORY_CAPTURE {
+            return buf.len() as u64;
+        }
+        buf.len() as u64 + self.count_quiet()
+    }
+
+    /// Number of captures, counted with board-wide shifts, when the side to move has no king
+    /// and no jump of its men can go on: each single jump is then one move, and under the
+    /// precedence rules that admit this path (free choice, king first, most pieces) every one
+    /// is legal. `None` when some landing square allows a further jump (or a crowning that goes
+    /// on as a king): the caller then lists the captures.
+    ///
+    /// The test for a further jump reads the board before the move; the squares the move
+    /// empties (its origin, and with immediate removal its victim) cannot be the landing square
+    /// of a next short jump, since only a jump back over the victim reaches the origin.
+    fn count_single_jumps(&self) -> Option<u64> {
+        if R::STRAIGHT_OPTIONAL_SEQUENCES {
+            return None;
+        }
+        // One copy per side, so that each side's direction sets are constants.
+        match self.side {
+            Color::White => self.count_single_jumps_of::<0>(),
+            Color::Black => self.count_single_jumps_of::<1>(),
+        }
+    }
+
+    #[inline(always)]
+    fn count_single_jumps_of<const US: usize>(&self) -> Option<u64> {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let us = US;
+        let own = self.by_color[us];
+        if own & self.kings != zero {
+            return None;
+        }
+        let enemies = self.by_color[1 - us];
+        let mut targets = enemies;
+        if !R::MEN_CAPTURE_KINGS {
+            targets &= !self.kings;
+        }
+        let empty = R::G::VALID & !(own | enemies);
+        let men = own & !self.paras;
+        let paras = own & self.paras;
+        let promo = R::G::mask(R::PROMOTION_SQUARES[us]);
+        // Squares from which a man has a jump in each direction.
+        let mut from = [zero; 8];
+        for (d, f) in from.iter_mut().enumerate() {
+            let back = opposite(d);
+            *f = R::G::step(R::G::step(empty, back) & targets, back);
+        }
+        let mut goes_on = zero;
+        for (e, f) in from.iter().enumerate() {
+            if R::MAN_LATER_JUMPS[us].has(e) {
+                goes_on |= *f;
+            }
+        }
+        let mut n = 0;
+        for (d, f) in from.iter().enumerate() {
+            if R::MAN_JUMPS[us].has(d) {
+                let jumpers = men & *f;
+                if jumpers != zero {
+                    let land = R::G::step(R::G::step(jumpers, d), d);
+                    let open = match R::PROMOTION {
+                        Promotion::Stop => land & !promo,
+                        Promotion::Continue if land & promo != zero => return None,
+                        _ => land,
+                    };
+                    if open & goes_on != zero {
+                        return None;
+                    }
+                    n += jumpers.popcount() as u64;
+                }
+            }
+            if R::PARACHUTISTS && R::PARACHUTIST_JUMPS[us].has(d) {
+                let jumpers = paras & *f;
+                if jumpers != zero {
+                    if R::PARACHUTE_CONTINUES {
+                        return None;
+                    }
+                    n += jumpers.popcount() as u64;
+                }
+            }
+        }
+        Some(n)
+    }
+
+    /// Number of capture moves when every sequence keeps one direction and may stop after any
+    /// jump, and only men stand on the board: a man that can make `k` jumps in a row in one
+    /// direction has `k` moves there, counted with board-wide shifts. (The squares it leaves
+    /// and the pieces it removes lie behind it, so the removal timing does not matter.)
+    fn count_straight_captures(&self) -> u64 {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let us = self.side.index();
+        let men = self.by_color[us];
+        let mut targets = self.by_color[1 - us];
+        if !R::MEN_CAPTURE_KINGS {
+            targets &= !self.kings;
+        }
+        let empty = R::G::VALID & !(men | self.by_color[1 - us]);
+        let mut n = 0;
+        for d in 0..8 {
+            if !R::MAN_JUMPS[us].has(d) {
+                continue;
+            }
+            let back = opposite(d);
+            // Squares from which one jump in direction d lands on an empty square.
+            let jump = R::G::step(R::G::step(empty, back) & targets, back);
+            let mut chain = jump;
+            let mut from = men & chain;
+            while from != zero {
+                n += from.popcount() as u64;
+                // Squares from which k + 1 jumps in a row exist.
+                chain = jump & R::G::step(R::G::step(chain, back), back);
+                from = men & chain;
+            }
+        }
+        n
+    }
+
+    /// Number of plain (non-capturing) moves, counted with board-wide shifts where it can.
+    pub fn count_quiet(&self) -> u64 {
+        match self.side {
+            Color::White => self.count_quiet_of::<0>(),
+            Color::Black => self.count_quiet_of::<1>(),
+        }
+    }
+
+    #[inline(always)]
+    fn count_quiet_of<const US: usize>(&self) -> u64 {
+        let us = US;
+        let own = self.by_color[us];
+        let empty = R::G::VALID & !(own | self.by_color[1 - us]);
+        let mut men = own & !self.kings & !self.paras;
+        if R::FAR_RANK_FROZEN {
+            men &= !R::G::mask(R::PROMOTION_SQUARES[us]);
+        }
+        let kings = own & self.kings;
+        let mut n = 0;
+        for d in 0..8 {
+            if R::MAN_STEPS[us].has(d) {
+                let back = opposite(d);
+                let mut from = R::G::step(empty, back) & men;
+                while from != <WordOf<R> as Word>::ZERO {
+                    n += from.popcount() as u64;
+                    if !R::LINE_MOVES {
+                        break;
+                    }
+                    from = R::G::step(from, back) & men;
+                }
+            }
+            if R::KING_STEPS.has(d) {
+                let mut s = R::G::step(kings, d) & empty;
+                while s != <WordOf<R> as Word>::ZERO {
+                    n += s.popcount() as u64;
+                    if !R::FLYING_KINGS {
+                        break;
+                    }
+                    s = R::G::step(s, d) & empty;
+                }
+            }
+        }
+        n
+    }
+}

@@ -1,0 +1,392 @@
+//! Text at the I/O boundary: square names and numbers per variant, PDN FEN, Hub board strings,
+//! and move text (parsed without a position, then resolved against the legal moves).
+
+use std::fmt;
+
+use crate::core::bitboard::Bitboard;
+use crate::core::color::Color;
+use crate::core::geometry::{Geometry, Shape};
+use crate::core::movegen::Convention;
+use crate::core::piece::{Kind, Piece};
+use crate::core::position::{MoveOf, Position, PositionError, Setup, WordOf};
+use crate::core::rules::{Numbering, Rules};
+use crate::core::square::Square;
+
+/// Why a text could not be read.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum NotationError {
+    Empty,
+    BadSide(String),
+    BadSquare(String),
+    BadSection(String),
+    BadBoardString { expected: usize, found: usize },
+    BadBoardChar(char),
+    BadMove(String),
+    IllegalMove(String),
+    AmbiguousMove(String),
+    Position(PositionError),
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotationError::Empty => write!(f, "empty text"),
+            NotationError::BadSide(s) => write!(f, "bad side to move '{s}' (expected W or B)"),
+            NotationError::BadSquare(s) => write!(f, "bad square '{s}'"),
+            NotationError::BadSection(s) => write!(f, "bad FEN section '{s}'"),
+            NotationError::BadBoardString { expected, found } => write!(
+                f,
+                "board string has {found} squares, this variant has {expected}"
+            ),
+            NotationError::BadBoardChar(c) => write!(f, "bad board character '{c}'"),
+            NotationError::BadMove(s) => write!(f, "cannot read move '{s}'"),
+            NotationError::IllegalMove(s) => write!(f, "illegal move '{s}'"),
+            NotationError::AmbiguousMove(s) => write!(f, "ambiguous move '{s}'"),
+            NotationError::Position(e) => write!(f, "impossible position: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+impl From<PositionError> for NotationError {
+    fn from(e: PositionError) -> Self {
+        NotationError::Position(e)
+    }
+}
+
+/// Ordinal of a square among the playable squares, in bit order (0-based).
+fn ordinal<G: Geometry>(sq: Square) -> u32 {
+    let i = sq.index() as u32;
+    match G::LAYOUT.shape {
+        Shape::Dark => i - i / (G::LAYOUT.width as u32 + 1),
+        _ => i,
+    }
+}
+
+fn from_ordinal<G: Geometry>(o: u32) -> Option<Square> {
+    if o >= G::LAYOUT.squares() {
+        return None;
+    }
+    let i = match G::LAYOUT.shape {
+        Shape::Dark => o + o / G::LAYOUT.width as u32,
+        _ => o,
+    };
+    Some(Square::new(i as u8))
+}
+
+/// Mirrored numbering (Italian, Portuguese): the standard board read right to left.
+fn mirror_ordinal<G: Geometry>(o: u32) -> u32 {
+    let per_row = G::LAYOUT.width as u32 / 2;
+    (o / per_row) * per_row + (per_row - 1 - o % per_row)
+}
+
+/// The square's number in the variant's own numbering (1-based).
+pub fn square_number<R: Rules>(sq: Square) -> u32 {
+    let o = ordinal::<R::G>(sq);
+    match R::NUMBERING {
+        Numbering::TopDown | Numbering::Algebraic => o + 1,
+        Numbering::Italian => mirror_ordinal::<R::G>(o) + 1,
+        Numbering::Portuguese => R::G::LAYOUT.squares() - mirror_ordinal::<R::G>(o),
+    }
+}
+
+pub fn square_from_number<R: Rules>(n: u32) -> Option<Square> {
+    let count = R::G::LAYOUT.squares();
+    if n == 0 || n > count {
+        return None;
+    }
+    let o = match R::NUMBERING {
+        Numbering::TopDown | Numbering::Algebraic => n - 1,
+        Numbering::Italian => mirror_ordinal::<R::G>(n - 1),
+        Numbering::Portuguese => mirror_ordinal::<R::G>(count - n),
+    };
+    from_ordinal::<R::G>(o)
+}
+
+fn mirrored<R: Rules>() -> bool {
+    matches!(R::NUMBERING, Numbering::Italian | Numbering::Portuguese)
+}
+
+/// Algebraic name as a player of the variant writes it (`a1` at White's lower left).
+pub fn square_algebraic<R: Rules>(sq: Square) -> String {
+    let (mut f, r) = R::G::coords(sq).unwrap_or((0, 0));
+    if mirrored::<R>() {
+        f = R::G::LAYOUT.width - 1 - f;
+    }
+    format!("{}{}", (b'a' + f) as char, r + 1)
+}
+
+pub fn square_from_algebraic<R: Rules>(s: &str) -> Option<Square> {
+    let b = s.as_bytes();
+    if b.len() < 2 || !b[0].is_ascii_lowercase() {
+        return None;
+    }
+    let mut f = (b[0] - b'a') as i32;
+    let r: i32 = s[1..].parse().ok()?;
+    if mirrored::<R>() {
+        f = R::G::LAYOUT.width as i32 - 1 - f;
+    }
+    R::G::square_at(f, r - 1)
+}
+
+/// A square as the variant writes it: its number, or algebraic where that is the custom.
+pub fn square_name<R: Rules>(sq: Square) -> String {
+    if R::ALGEBRAIC_OUTPUT || R::NUMBERING == Numbering::Algebraic {
+        square_algebraic::<R>(sq)
+    } else {
+        square_number::<R>(sq).to_string()
+    }
+}
+
+/// Read a square written as a number (not on algebraic-only boards) or algebraically.
+pub fn parse_square<R: Rules>(s: &str) -> Result<Square, NotationError> {
+    let bad = || NotationError::BadSquare(s.to_string());
+    if s.bytes().all(|c| c.is_ascii_digit()) && !s.is_empty() {
+        if R::NUMBERING == Numbering::Algebraic {
+            return Err(bad());
+        }
+        let n: u32 = s.parse().map_err(|_| bad())?;
+        square_from_number::<R>(n).ok_or_else(bad)
+    } else {
+        square_from_algebraic::<R>(&s.to_ascii_lowercase()).ok_or_else(bad)
+    }
+}
+
+/// Parse a PDN FEN such as `W:W31-35,K45:B1-20` (ranges and `K` for kings; `P` marks a
+/// parachutist in Parachute checkers).
+pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>, NotationError> {
+    let t = text.trim().trim_matches('"').trim().trim_end_matches('.');
+    if t.is_empty() {
+        return Err(NotationError::Empty);
+    }
+    let mut parts = t.split(':');
+    let side = match parts.next().map(str::trim) {
+        Some("W") | Some("w") => Color::White,
+        Some("B") | Some("b") => Color::Black,
+        Some(s) => return Err(NotationError::BadSide(s.to_string())),
+        None => return Err(NotationError::Empty),
+    };
+    let mut setup = Setup::<WordOf<R>>::empty(side);
+    for part in parts {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let color = match part.as_bytes()[0] {
+            b'W' | b'w' => Color::White,
+            b'B' | b'b' => Color::Black,
+            // Other PDN sections (such as a move number) carry no pieces.
+            _ if part.starts_with(|c: char| c.is_ascii_digit()) => continue,
+            _ => return Err(NotationError::BadSection(part.to_string())),
+        };
+        for item in part[1..].split(',') {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let (kind, rest) = match item.as_bytes()[0] {
+                b'K' => (Kind::King, &item[1..]),
+                b'P' => (Kind::Parachutist, &item[1..]),
+                _ => (Kind::Man, item),
+            };
+            let piece = Piece::new(color, kind);
+            let mut put = |sq: Square| -> Result<(), NotationError> {
+                if setup.piece_at(sq).is_some() {
+                    return Err(NotationError::Position(PositionError::BothColors));
+                }
+                setup.put(sq, piece);
+                Ok(())
+            };
+            if let Some((a, b)) = rest.split_once('-') {
+                let bad = || NotationError::BadSquare(item.to_string());
+                let a: u32 = a.trim().parse().map_err(|_| bad())?;
+                let b: u32 = b.trim().parse().map_err(|_| bad())?;
+                if a > b || R::NUMBERING == Numbering::Algebraic {
+                    return Err(bad());
+                }
+                for n in a..=b {
+                    put(square_from_number::<R>(n).ok_or_else(bad)?)?;
+                }
+            } else {
+                put(parse_square::<R>(rest.trim())?)?;
+            }
+        }
+    }
+    Ok(Position::from_setup(&setup)?)
+}
+
+/// Write a PDN FEN, squares in the variant's numbering order.
+pub fn write_fen<R: Rules>(pos: &Position<R>) -> String {
+    let s = pos.setup();
+    let mut out = String::new();
+    out.push(s.side.letter());
+    for c in [Color::White, Color::Black] {
+        out.push(':');
+        out.push(c.letter());
+        let mut squares: Vec<Square> = s.by_color[c.index()].collect();
+        squares.sort_by_key(|&sq| square_number::<R>(sq));
+        let items: Vec<String> = squares
+            .iter()
+            .map(|&sq| {
+                let prefix = match s.piece_at(sq).map(|p| p.kind) {
+                    Some(Kind::King) => "K",
+                    Some(Kind::Parachutist) => "P",
+                    _ => "",
+                };
+                format!("{prefix}{}", square_name::<R>(sq))
+            })
+            .collect();
+        out.push_str(&items.join(","));
+    }
+    out
+}
+
+/// Squares in numbering order.
+fn numbered_squares<R: Rules>() -> Vec<Square> {
+    (1..=R::G::LAYOUT.squares())
+        .filter_map(square_from_number::<R>)
+        .collect()
+}
+
+/// The Hub board string: side, then one character per square in numbering order.
+pub fn write_board_string<R: Rules>(pos: &Position<R>) -> String {
+    let mut s = String::new();
+    s.push(pos.side_to_move().letter());
+    for sq in numbered_squares::<R>() {
+        s.push(pos.piece_at(sq).map_or('e', Piece::to_char));
+    }
+    s
+}
+
+pub fn parse_board_string<R: Rules>(text: &str) -> Result<Position<R>, NotationError> {
+    let t = text.trim();
+    let mut chars = t.chars();
+    let side = match chars.next() {
+        Some('W') | Some('w') => Color::White,
+        Some('B') | Some('b') => Color::Black,
+        Some(c) => return Err(NotationError::BadSide(c.to_string())),
+        None => return Err(NotationError::Empty),
+    };
+    let squares = numbered_squares::<R>();
+    let body: Vec<char> = chars.collect();
+    if body.len() != squares.len() {
+        return Err(NotationError::BadBoardString {
+            expected: squares.len(),
+            found: body.len(),
+        });
+    }
+    let mut setup = Setup::<WordOf<R>>::empty(side);
+    for (&sq, &c) in squares.iter().zip(&body) {
+        match c {
+            'e' | '.' => {}
+            _ => setup.put(
+                sq,
+                Piece::from_char(c).ok_or(NotationError::BadBoardChar(c))?,
+            ),
+        }
+    }
+    Ok(Position::from_setup(&setup)?)
+}
+
+/// A move as typed: its squares, and whether it was written as a capture.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MoveText {
+    pub squares: Vec<String>,
+    pub capture: bool,
+}
+
+impl MoveText {
+    /// Split `32-28`, `28x19x23` or `c3:e5` into squares, without looking at a position.
+    pub fn parse(text: &str) -> Result<MoveText, NotationError> {
+        let t = text.trim();
+        let bad = || NotationError::BadMove(t.to_string());
+        if t.is_empty() || t.len() > 200 {
+            return Err(bad());
+        }
+        let capture = t.contains(['x', 'X', ':']);
+        let quiet = t.contains('-');
+        if capture && quiet {
+            return Err(bad());
+        }
+        let squares: Vec<String> = t
+            .split(['x', 'X', ':', '-'])
+            .map(|s| s.trim().to_string())
+            .collect();
+        if squares.len() < 2 {
+            return Err(bad());
+        }
+        if squares
+            .iter()
+            .any(|s| s.is_empty() || !s.chars().all(|c| c.is_ascii_alphanumeric()))
+        {
+            return Err(bad());
+        }
+        Ok(MoveText { squares, capture })
+    }
+
+    /// The legal move this text names.
+    pub fn resolve<R: Rules>(&self, pos: &Position<R>) -> Result<MoveOf<R>, NotationError> {
+        let text = self.squares.join(if self.capture { "x" } else { "-" });
+        let squares: Vec<Square> = self
+            .squares
+            .iter()
+            .map(|s| parse_square::<R>(s))
+            .collect::<Result<_, _>>()?;
+        let (from, to) = (squares[0], squares[squares.len() - 1]);
+        let mut candidates: Vec<MoveOf<R>> = Vec::new();
+        let mut legal = Vec::new();
+        pos.generate(&mut legal, Convention::Drop);
+        for m in legal {
+            if m.from != from || m.is_capture() != self.capture {
+                continue;
+            }
+            // Full form: from, to, then every captured square.
+            let full = squares.len() >= 2
+                && m.to == squares[1]
+                && squares.len() - 2 == m.captured.count() as usize
+                && squares[2..].iter().all(|&s| m.captured.contains(s));
+            // Short forms: from and to only, or a path of landing squares.
+            let short = m.to == to && (squares.len() == 2 || !self.capture);
+            if full || short {
+                candidates.push(m);
+            }
+        }
+        // Prefer an exact full-form match when the text lists captured squares.
+        if candidates.len() > 1 {
+            let exact: Vec<_> = candidates
+                .iter()
+                .copied()
+                .filter(|m| m.to == squares[1] && squares.len() - 2 == m.captured.count() as usize)
+                .collect();
+            if exact.len() == 1 {
+                return Ok(exact[0]);
+            }
+        }
+        match candidates.len() {
+            0 => Err(NotationError::IllegalMove(text)),
+            1 => Ok(candidates[0]),
+            _ => Err(NotationError::AmbiguousMove(text)),
+        }
+    }
+}
+
+/// Parse and resolve in one step.
+pub fn parse_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<MoveOf<R>, NotationError> {
+    MoveText::parse(text)?.resolve(pos)
+}
+
+/// A move in the variant's notation, full form: `from-to` or `fromxtox<captured ...>`.
+pub fn move_text<R: Rules>(m: &MoveOf<R>) -> String {
+    if !m.is_capture() {
+        return format!("{}-{}", square_name::<R>(m.from), square_name::<R>(m.to));
+    }
+    let mut captured: Vec<Square> = Bitboard::collect::<Vec<_>>(m.captured);
+    captured.sort_by_key(|&s| square_number::<R>(s));
+    let mut s = format!("{}x{}", square_name::<R>(m.from), square_name::<R>(m.to));
+    for c in captured {
+        s.push('x');
+        s.push_str(&square_name::<R>(c));
+    }
+    s
+}

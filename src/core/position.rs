@@ -1,0 +1,327 @@
+//! Positions: an unchecked `Setup` and the validated `Position` built from it.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::core::bitboard::{Bitboard, Word};
+use crate::core::color::Color;
+use crate::core::geometry::Geometry;
+use crate::core::mv::Move;
+use crate::core::piece::{Kind, Piece};
+use crate::core::rules::Rules;
+use crate::core::square::Square;
+use crate::core::zobrist;
+
+/// The word holding a variant's bitboards.
+pub type WordOf<R> = <<R as Rules>::G as Geometry>::W;
+pub type BoardOf<R> = Bitboard<WordOf<R>>;
+pub type MoveOf<R> = Move<WordOf<R>>;
+
+/// Pieces and side to move, not yet checked against the rules.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Setup<W: Word> {
+    pub side: Color,
+    pub by_color: [Bitboard<W>; 2],
+    pub kings: Bitboard<W>,
+    pub parachutists: Bitboard<W>,
+}
+
+impl<W: Word> Setup<W> {
+    pub fn empty(side: Color) -> Self {
+        Setup {
+            side,
+            by_color: [Bitboard::EMPTY; 2],
+            kings: Bitboard::EMPTY,
+            parachutists: Bitboard::EMPTY,
+        }
+    }
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let color = if self.by_color[0].contains(sq) {
+            Color::White
+        } else if self.by_color[1].contains(sq) {
+            Color::Black
+        } else {
+            return None;
+        };
+        let kind = if self.kings.contains(sq) {
+            Kind::King
+        } else if self.parachutists.contains(sq) {
+            Kind::Parachutist
+        } else {
+            Kind::Man
+        };
+        Some(Piece::new(color, kind))
+    }
+    /// Put a piece on a square, replacing what was there.
+    pub fn put(&mut self, sq: Square, p: Piece) {
+        self.remove(sq);
+        self.by_color[p.color.index()] = self.by_color[p.color.index()].with(sq);
+        match p.kind {
+            Kind::King => self.kings = self.kings.with(sq),
+            Kind::Parachutist => self.parachutists = self.parachutists.with(sq),
+            Kind::Man => {}
+        }
+    }
+    pub fn remove(&mut self, sq: Square) {
+        for b in self
+            .by_color
+            .iter_mut()
+            .chain([&mut self.kings, &mut self.parachutists])
+        {
+            *b = b.without(sq);
+        }
+    }
+}
+
+/// Why a setup is not a position of its variant.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PositionError {
+    /// A piece stands on a square that is not part of the board.
+    OffBoard,
+    /// A square holds pieces of both colours.
+    BothColors,
+    /// A king or parachutist mark without a piece under it, or both marks on one square.
+    BadKind,
+    /// More pieces than the side starts with.
+    TooManyPieces(Color),
+    /// Parachutists in a variant that has none.
+    NoParachutists,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::OffBoard => write!(f, "a piece stands off the board"),
+            PositionError::BothColors => write!(f, "a square holds pieces of both colours"),
+            PositionError::BadKind => write!(f, "inconsistent piece kinds"),
+            PositionError::TooManyPieces(c) => {
+                write!(f, "{} has more pieces than it starts with", c.name())
+            }
+            PositionError::NoParachutists => write!(f, "this variant has no parachutists"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A legal position of variant `R`, with its Zobrist hash kept up to date.
+pub struct Position<R: Rules> {
+    pub(crate) by_color: [WordOf<R>; 2],
+    pub(crate) kings: WordOf<R>,
+    pub(crate) paras: WordOf<R>,
+    pub(crate) side: Color,
+    pub(crate) hash: u64,
+    _rules: PhantomData<R>,
+}
+
+impl<R: Rules> Clone for Position<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R: Rules> Copy for Position<R> {}
+impl<R: Rules> PartialEq for Position<R> {
+    fn eq(&self, o: &Self) -> bool {
+        self.by_color == o.by_color
+            && self.kings == o.kings
+            && self.paras == o.paras
+            && self.side == o.side
+    }
+}
+impl<R: Rules> Eq for Position<R> {}
+impl<R: Rules> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", crate::core::notation::write_fen(self))
+    }
+}
+
+fn piece_key(p: Piece, sq: Square) -> u64 {
+    zobrist::PIECE_SQUARE[p.index()][sq.index()]
+}
+
+impl<R: Rules> Position<R> {
+    /// The variant's start position.
+    pub fn start() -> Self {
+        let m = |x: u128| Bitboard(<WordOf<R> as Word>::from_u128(x));
+        let mut s = Setup::empty(R::FIRST);
+        s.by_color = [
+            m(R::START_MEN[0] | R::START_PARACHUTISTS[0]),
+            m(R::START_MEN[1] | R::START_PARACHUTISTS[1]),
+        ];
+        s.parachutists = m(R::START_PARACHUTISTS[0] | R::START_PARACHUTISTS[1]);
+        Self::from_setup_unchecked(&s)
+    }
+
+    fn from_setup_unchecked(s: &Setup<WordOf<R>>) -> Self {
+        let mut p = Position {
+            by_color: [s.by_color[0].0, s.by_color[1].0],
+            kings: s.kings.0,
+            paras: s.parachutists.0,
+            side: s.side,
+            hash: 0,
+            _rules: PhantomData,
+        };
+        p.hash = p.compute_hash();
+        p
+    }
+
+    /// Check a setup against the variant's rules.
+    pub fn from_setup(s: &Setup<WordOf<R>>) -> Result<Self, PositionError> {
+        let valid = Bitboard(R::G::VALID);
+        let all = s.by_color[0] | s.by_color[1];
+        if (all & !valid).any() {
+            return Err(PositionError::OffBoard);
+        }
+        if (s.by_color[0] & s.by_color[1]).any() {
+            return Err(PositionError::BothColors);
+        }
+        if (s.kings & !all).any()
+            || (s.parachutists & !all).any()
+            || (s.kings & s.parachutists).any()
+        {
+            return Err(PositionError::BadKind);
+        }
+        if !R::PARACHUTISTS && s.parachutists.any() {
+            return Err(PositionError::NoParachutists);
+        }
+        for c in [Color::White, Color::Black] {
+            let start = (R::START_MEN[c.index()] | R::START_PARACHUTISTS[c.index()]).count_ones();
+            if s.by_color[c.index()].count() > start {
+                return Err(PositionError::TooManyPieces(c));
+            }
+        }
+        Ok(Self::from_setup_unchecked(s))
+    }
+
+    pub fn setup(&self) -> Setup<WordOf<R>> {
+        Setup {
+            side: self.side,
+            by_color: [Bitboard(self.by_color[0]), Bitboard(self.by_color[1])],
+            kings: Bitboard(self.kings),
+            parachutists: Bitboard(self.paras),
+        }
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    pub fn pieces(&self, c: Color) -> BoardOf<R> {
+        Bitboard(self.by_color[c.index()])
+    }
+    pub fn kings(&self) -> BoardOf<R> {
+        Bitboard(self.kings)
+    }
+    pub fn parachutists(&self) -> BoardOf<R> {
+        Bitboard(self.paras)
+    }
+    pub fn occupied(&self) -> BoardOf<R> {
+        Bitboard(self.by_color[0] | self.by_color[1])
+    }
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.setup().piece_at(sq)
+    }
+
+    /// The hash computed from scratch; equal to the incremental one.
+    pub fn compute_hash(&self) -> u64 {
+        let s = self.setup();
+        let mut h = if self.side == Color::Black {
+            zobrist::BLACK_TO_MOVE
+        } else {
+            0
+        };
+        for sq in s.by_color[0] | s.by_color[1] {
+            if let Some(p) = s.piece_at(sq) {
+                h ^= piece_key(p, sq);
+            }
+        }
+        h
+    }
+
+    #[inline(always)]
+    fn kind_at(&self, bit: WordOf<R>) -> Kind {
+        if self.kings & bit != <WordOf<R> as Word>::ZERO {
+            Kind::King
+        } else if self.paras & bit != <WordOf<R> as Word>::ZERO {
+            Kind::Parachutist
+        } else {
+            Kind::Man
+        }
+    }
+
+    /// Play a legal move (one produced by the move generator for this position).
+    #[inline]
+    pub fn play(&mut self, m: &MoveOf<R>) {
+        self.play_hashed::<true>(m);
+    }
+
+    /// The position after a move without updating the hash (perft never reads it).
+    #[inline]
+    pub(crate) fn after_unhashed(&self, m: &MoveOf<R>) -> Self {
+        let mut p = *self;
+        p.play_hashed::<false>(m);
+        p
+    }
+
+    #[inline(always)]
+    fn play_hashed<const HASH: bool>(&mut self, m: &MoveOf<R>) {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let one = <WordOf<R> as Word>::ONE;
+        let us = self.side;
+        let them = us.opposite();
+        let from = one << m.from.index() as u32;
+        let to = one << m.to.index() as u32;
+        let kind = self.kind_at(from);
+        if HASH {
+            self.hash ^= piece_key(Piece::new(us, kind), m.from) ^ zobrist::BLACK_TO_MOVE;
+        }
+        self.side = them;
+        if m.removes_own() {
+            self.by_color[us.index()] ^= from;
+            self.kings &= !from;
+            self.paras &= !from;
+            return;
+        }
+        let captured = m.captured.0;
+        if captured != zero {
+            if HASH {
+                for sq in m.captured {
+                    let bit = one << sq.index() as u32;
+                    self.hash ^= piece_key(Piece::new(them, self.kind_at(bit)), sq);
+                }
+            }
+            self.by_color[them.index()] ^= captured;
+            self.kings &= !captured;
+            self.paras &= !captured;
+        }
+        self.by_color[us.index()] ^= from ^ to;
+        let new_kind = match kind {
+            Kind::King => {
+                self.kings ^= from ^ to;
+                Kind::King
+            }
+            _ => {
+                self.paras &= !from;
+                if m.promotes() {
+                    self.kings |= to;
+                    Kind::King
+                } else {
+                    Kind::Man
+                }
+            }
+        };
+        if HASH {
+            self.hash ^= piece_key(Piece::new(us, new_kind), m.to);
+        }
+    }
+
+    /// The position after a move, leaving this one unchanged.
+    #[inline]
+    pub fn after(&self, m: &MoveOf<R>) -> Self {
+        let mut p = *self;
+        p.play(m);
+        p
+    }
+}

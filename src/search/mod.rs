@@ -1,0 +1,888 @@
+//! The search: iterative deepening over a principal-variation alpha-beta search with
+//! aspiration windows, a shared transposition table, killer and history move ordering,
+//! a capture quiescence search, late-move reductions and Lazy SMP threads.
+//!
+//! The search never parses or prints: it reads a position and limits, and reports
+//! through [`Report`]. Scores are from the side to move, in hundredths of a man; a decided
+//! game scores `MATE - plies to the end`.
+
+pub mod eval;
+pub mod limits;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::core::bitboard::Word;
+use crate::core::draw::{DrawCounters, DrawRules, Lone};
+use crate::core::movegen::Convention;
+use crate::core::mv::Move;
+use crate::core::position::{MoveOf, Position, WordOf};
+use crate::core::rules::Rules;
+use crate::search::eval::{evaluate, Score};
+use crate::search::limits::{Budget, Limits};
+use crate::search::tt::{Bound, TranspositionTable};
+
+/// The score of a side that wins now; a win in `n` plies scores `MATE - n`.
+pub const MATE: Score = 30_000;
+/// Deepest ply the search reaches, extensions included.
+pub const MAX_PLY: usize = 128;
+const WIN_BOUND: Score = MATE - 2 * MAX_PLY as Score;
+const INFINITY: Score = MATE + 1;
+const DRAW: Score = 0;
+
+/// Whether a score says the game is decided (a forced win or loss).
+pub fn is_decided(score: Score) -> bool {
+    score.abs() >= WIN_BOUND
+}
+
+/// Plies to the end of a decided game (positive: the side to move wins).
+pub fn plies_to_end(score: Score) -> Option<i32> {
+    if !is_decided(score) {
+        None
+    } else if score > 0 {
+        Some(MATE - score)
+    } else {
+        Some(-(MATE + score))
+    }
+}
+
+/// Shared between the caller and every search thread: stop flag, ponder state, node count.
+pub struct Control {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    origin: Instant,
+    /// Milliseconds after `origin` from which the move's clock runs (moved by a ponder hit).
+    clock_start_ms: AtomicU64,
+    nodes: AtomicU64,
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control::new(false)
+    }
+}
+
+impl Control {
+    /// A fresh control; `pondering` searches without a clock until [`Control::ponder_hit`].
+    pub fn new(pondering: bool) -> Self {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            origin: Instant::now(),
+            clock_start_ms: AtomicU64::new(0),
+            nodes: AtomicU64::new(0),
+        }
+    }
+    /// Ask every search thread to stop; takes effect within about a thousand nodes.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+    /// The opponent played the expected move: the clock starts now.
+    pub fn ponder_hit(&self) {
+        let now = self.origin.elapsed().as_millis() as u64;
+        self.clock_start_ms.store(now, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.origin.elapsed()
+    }
+    /// Time charged to the clock (since the start, or since the ponder hit).
+    fn clock_elapsed(&self) -> Duration {
+        let start = Duration::from_millis(self.clock_start_ms.load(Ordering::Relaxed));
+        self.origin.elapsed().saturating_sub(start)
+    }
+    /// Nodes searched so far, by all threads.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// One line of search progress.
+pub struct Info<'a, W: Word> {
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Average ply of the leaves of this iteration.
+    pub mean_depth: f64,
+    /// 1 for the best line; 2… for the next best in multi-PV analysis.
+    pub multipv: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub time: Duration,
+    /// Permille of the transposition table used by this search.
+    pub hashfull: u32,
+    pub pv: &'a [Move<W>],
+}
+
+/// Where the search sends its progress.
+pub trait Report<W: Word> {
+    fn info(&mut self, info: &Info<'_, W>);
+}
+
+impl<W: Word, F: FnMut(&Info<'_, W>)> Report<W> for F {
+    fn info(&mut self, info: &Info<'_, W>) {
+        self(info)
+    }
+}
+
+/// A reporter that drops everything.
+pub struct Silent;
+impl<W: Word> Report<W> for Silent {
+    fn info(&mut self, _: &Info<'_, W>) {}
+}
+
+/// What to search.
+pub struct Job<'a, R: Rules> {
+    pub root: Position<R>,
+    /// Hashes of the game's earlier positions back to its last irreversible move, oldest
+    /// first; repetitions of them count as draws.
+    pub history: &'a [u64],
+    /// The draw counters at the root and the rules that read them.
+    pub counters: DrawCounters,
+    pub draw: DrawRules,
+    pub limits: Limits,
+    pub threads: usize,
+    /// How many best lines to report (analysis); 1 for play.
+    pub multipv: usize,
+}
+
+/// What the search found.
+#[derive(Clone, Debug)]
+pub struct Outcome<W: Word> {
+    /// `None` only when the root has no legal move.
+    pub best: Option<Move<W>>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move<W>>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move<W>>,
+}
+
+#[derive(Clone)]
+struct RootMove<W: Word> {
+    m: Move<W>,
+    score: Score,
+    previous: Score,
+    pv: Vec<Move<W>>,
+}
+
+/// Search `job`, sharing `tt` between its threads; returns when a limit is reached or
+/// `control` is stopped (for an infinite or pondering search: only when stopped).
+pub fn search<R: Rules>(
+    job: &Job<'_, R>,
+    tt: &TranspositionTable,
+    control: &Control,
+    report: &mut dyn Report<WordOf<R>>,
+) -> Outcome<WordOf<R>> {
+    tt.new_search();
+    let budget = job.limits.budget();
+    let helpers = job.threads.max(1) - 1;
+    let outcome = std::thread::scope(|s| {
+        let mut handles = Vec::new();
+        for id in 1..=helpers {
+            handles.push(
+                std::thread::Builder::new()
+                    .stack_size(8 << 20)
+                    .spawn_scoped(s, move || {
+                        let mut w = Worker::new(job, tt, control, budget, id);
+                        w.iterate(&mut Silent);
+                        w.flush();
+                    }),
+            );
+        }
+        let mut w = Worker::new(job, tt, control, budget, 0);
+        let outcome = w.iterate(report);
+        w.flush();
+        // An infinite search reports its move only when told to stop.
+        while (job.limits.infinite || control.pondering()) && !control.stopped() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        control.stop();
+        for h in handles.into_iter().flatten() {
+            let _ = h.join();
+        }
+        outcome
+    });
+    Outcome {
+        nodes: control.nodes(),
+        time: control.elapsed(),
+        ..outcome
+    }
+}
+
+struct Worker<'a, R: Rules> {
+    id: usize,
+    root: Position<R>,
+    tt: &'a TranspositionTable,
+    control: &'a Control,
+    limits: Limits,
+    budget: Budget,
+    multipv: usize,
+    stopped: bool,
+    nodes: u64,
+    unflushed: u64,
+    seldepth: usize,
+    leaf_plies: u64,
+    leaves: u64,
+    /// Hashes of the game before the root, then of each ply of the current line.
+    hashes: Vec<u64>,
+    draw: DrawRules,
+    /// Draw counters per ply of the current line.
+    counters: [DrawCounters; MAX_PLY + 2],
+    killers: [[Option<MoveOf<R>>; 2]; MAX_PLY + 2],
+    history: Vec<i32>,
+    lists: Vec<Vec<MoveOf<R>>>,
+    keys: Vec<Vec<i32>>,
+    pv: Vec<Vec<MoveOf<R>>>,
+    root_moves: Vec<RootMove<WordOf<R>>>,
+}
+
+const HISTORY_MAX: i32 = 16_000;
+
+fn history_index<W: Word>(side: usize, m: &Move<W>) -> usize {
+    (side << 14) | (m.from.index() << 7) | m.to.index()
+}
+
+impl<'a, R: Rules> Worker<'a, R> {
+    fn new(
+        job: &Job<'_, R>,
+        tt: &'a TranspositionTable,
+        control: &'a Control,
+        budget: Budget,
+        id: usize,
+    ) -> Self {
+        let mut hashes = job.history.to_vec();
+        hashes.push(job.root.hash());
+        let mut counters = [DrawCounters::default(); MAX_PLY + 2];
+        counters[0] = DrawCounters {
+            quiet: job.counters.quiet.max(job.history.len() as u16),
+            ..job.counters
+        };
+        let root_moves = job
+            .root
+            .legal_moves()
+            .into_iter()
+            .map(|m| RootMove {
+                m,
+                score: -INFINITY,
+                previous: -INFINITY,
+                pv: vec![m],
+            })
+            .collect();
+        Worker {
+            id,
+            root: job.root,
+            tt,
+            control,
+            limits: job.limits,
+            budget,
+            multipv: job.multipv.max(1),
+            stopped: false,
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            leaf_plies: 0,
+            leaves: 0,
+            hashes,
+            draw: job.draw,
+            counters,
+            killers: [[None; 2]; MAX_PLY + 2],
+            history: vec![0; 2 << 14],
+            lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            keys: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
+            root_moves,
+        }
+    }
+
+    fn flush(&mut self) {
+        self.control
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    /// Count a node; every 1024 nodes, share the count and look at the clock.
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed < 1024 {
+            return;
+        }
+        self.flush();
+        if self.control.stopped() {
+            self.stopped = true;
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.control.nodes() >= n {
+                self.control.stop();
+                self.stopped = true;
+            }
+        }
+        if let Some(hard) = self.budget.hard {
+            if !self.control.pondering() && self.control.clock_elapsed() >= hard {
+                self.control.stop();
+                self.stopped = true;
+            }
+        }
+    }
+
+    fn iterate(&mut self, report: &mut dyn Report<WordOf<R>>) -> Outcome<WordOf<R>> {
+        let mut outcome = Outcome {
+            best: self.root_moves.first().map(|r| r.m),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        if self.root_moves.is_empty() {
+            outcome.score = self.terminal(0);
+            return outcome;
+        }
+        let max_depth = self
+            .limits
+            .depth
+            .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
+        let lines = self.multipv.min(self.root_moves.len());
+        let mut depth = 1 + (self.id % 2) as u32;
+        while depth <= max_depth {
+            self.seldepth = 0;
+            self.leaf_plies = 0;
+            self.leaves = 0;
+            for r in &mut self.root_moves {
+                r.previous = r.score;
+            }
+            for line in 0..lines {
+                self.aspiration(depth as i32, line);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped && depth > 1 {
+                // Keep a move found better in the unfinished iteration (it is first when it
+                // beat the previous best); otherwise the last full iteration stands.
+                break;
+            }
+            outcome.depth = depth;
+            let best = &self.root_moves[0];
+            outcome.best = Some(best.m);
+            outcome.score = best.score;
+            outcome.pv = best.pv.clone();
+            if self.id == 0 {
+                self.flush();
+                for (i, r) in self.root_moves[..lines].iter().enumerate() {
+                    report.info(&Info {
+                        depth,
+                        seldepth: self.seldepth as u32,
+                        mean_depth: if self.leaves == 0 {
+                            0.0
+                        } else {
+                            self.leaf_plies as f64 / self.leaves as f64
+                        },
+                        multipv: i + 1,
+                        score: r.score,
+                        nodes: self.control.nodes(),
+                        time: self.control.elapsed(),
+                        hashfull: self.tt.hashfull(),
+                        pv: &r.pv,
+                    });
+                }
+            }
+            if self.stopped || self.id == 0 && self.enough(depth, outcome.score) {
+                break;
+            }
+            depth += 1;
+        }
+        if self.stopped {
+            // The unfinished iteration may have put a better move first.
+            let best = &self.root_moves[0];
+            if best.score > -INFINITY && best.m != outcome.best.unwrap_or(best.m) {
+                outcome.best = Some(best.m);
+                outcome.score = best.score;
+                outcome.pv = best.pv.clone();
+            }
+        }
+        outcome.ponder = outcome
+            .pv
+            .get(1)
+            .copied()
+            .or_else(|| self.ponder_from_table(&outcome));
+        outcome
+    }
+
+    /// Whether to stop deepening (the caller's limits, not a stop request).
+    fn enough(&self, depth: u32, score: Score) -> bool {
+        if self.limits.infinite || self.control.pondering() {
+            return false;
+        }
+        // A forced move on the clock: play it at once.
+        if self.budget.hard.is_some() && self.root_moves.len() == 1 && self.limits.depth.is_none() {
+            return true;
+        }
+        // The next iteration takes a few times as long as this one.
+        if let Some(soft) = self.budget.soft {
+            if self.control.clock_elapsed() >= soft / 2 {
+                return true;
+            }
+        }
+        // A decided game seen to its end: deeper search cannot change it.
+        if let Some(n) = plies_to_end(score) {
+            if self.limits.depth.is_none() && depth as i32 > n.abs() + 2 {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn ponder_from_table(&mut self, outcome: &Outcome<WordOf<R>>) -> Option<MoveOf<R>> {
+        let best = outcome.best?;
+        let after = self.root.after(&best);
+        let e = self.tt.probe(after.hash())?;
+        let i = e.move_index? as usize;
+        let moves = after.legal_moves();
+        moves.get(i).copied()
+    }
+
+    fn aspiration(&mut self, depth: i32, line: usize) {
+        let previous = self.root_moves[line].previous;
+        let mut delta = 35;
+        let (mut alpha, mut beta) = if depth >= 4 && !is_decided(previous) && previous > -INFINITY {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.root_search(depth, alpha, beta, line);
+            if self.stopped {
+                return;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return;
+            }
+            delta += delta;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn root_search(&mut self, depth: i32, mut alpha: Score, beta: Score, line: usize) -> Score {
+        let root = self.root;
+        let mut best = -INFINITY;
+        for i in line..self.root_moves.len() {
+            let m = self.root_moves[i].m;
+            let child = root.after(&m);
+            self.enter(1, &root, &m, &child);
+            let d = depth - 1 + self.extension_at_root();
+            let mut score;
+            if i == line {
+                score = -self.search(&child, d, -beta, -alpha, 1, true);
+            } else {
+                score = -self.search(&child, d, -alpha - 1, -alpha, 1, false);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(&child, d, -beta, -alpha, 1, true);
+                }
+            }
+            self.hashes.pop();
+            if self.stopped {
+                break;
+            }
+            let r = &mut self.root_moves[i];
+            if i == line || score > alpha {
+                r.score = score;
+                r.pv.clear();
+                r.pv.push(m);
+                r.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                r.score = -INFINITY;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                // Move the new best up front at once, so a stop keeps it.
+                self.root_moves[line..=i].rotate_right(1);
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        if !self.stopped {
+            self.root_moves[line..]
+                .sort_by(|a, b| b.score.cmp(&a.score).then(b.previous.cmp(&a.previous)));
+        }
+        best
+    }
+
+    fn extension_at_root(&self) -> i32 {
+        0
+    }
+
+    /// Push the child's hash and its draw counters.
+    #[inline]
+    fn enter(&mut self, ply: usize, parent: &Position<R>, m: &MoveOf<R>, child: &Position<R>) {
+        self.hashes.push(child.hash());
+        self.counters[ply] = self.counters[ply - 1].after(&self.draw, parent, m, child);
+    }
+
+    /// The variant's draw rules end the game at `ply` (a side without a move still loses).
+    #[inline]
+    fn drawn(&self, pos: &Position<R>, ply: usize) -> bool {
+        self.draw.verdict(pos, &self.counters[ply]).is_some() && !pos.legal_moves().is_empty()
+    }
+
+    /// The position at `ply` repeats one earlier in the game or the line.
+    #[inline]
+    fn repeated(&self, ply: usize) -> bool {
+        let n = self.hashes.len() - 1;
+        let h = self.hashes[n];
+        if self.draw.repetitions == 0 {
+            return false;
+        }
+        let back = self.counters[ply].quiet as usize;
+        let mut k = 4;
+        while k <= back && k <= n {
+            if self.hashes[n - k] == h {
+                return true;
+            }
+            k += 2;
+        }
+        false
+    }
+
+    fn terminal(&self, ply: usize) -> Score {
+        if R::LOSER_WINS {
+            MATE - ply as Score
+        } else {
+            -(MATE - ply as Score)
+        }
+    }
+
+    fn search(
+        &mut self,
+        pos: &Position<R>,
+        depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        pv_node: bool,
+    ) -> Score {
+        self.pv[ply].clear();
+        if self.repeated(ply) || self.drawn(pos, ply) {
+            return DRAW;
+        }
+        // Mate-distance pruning: nothing here beats a win found nearer the root.
+        alpha = alpha.max(-(MATE - ply as Score));
+        beta = beta.min(MATE - ply as Score);
+        if alpha >= beta {
+            return alpha;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        self.tick();
+        if self.stopped {
+            return DRAW;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+
+        let hash = pos.hash();
+        let mut tt_index = None;
+        if let Some(e) = self.tt.probe(hash) {
+            tt_index = e.move_index;
+            let s = score_from_table(e.score, ply);
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        moves.clear();
+        pos.generate(&mut moves, Convention::Drop);
+        if moves.is_empty() {
+            self.lists[ply] = moves;
+            self.keys[ply] = keys;
+            return self.terminal(ply);
+        }
+        let forced = moves.len() == 1;
+        let captures = moves[0].is_capture();
+        self.order(pos, &moves, &mut keys, tt_index, ply);
+
+        // One legal move: it costs nothing to look one ply further.
+        let new_depth = if forced { depth } else { depth - 1 };
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_index = None;
+        let us = pos.side_to_move().index();
+        for i in 0..moves.len() {
+            pick(&mut moves, &mut keys, i);
+            let m = moves[i];
+            let index = (keys[i] & 0xff) as u8;
+            let quiet = !m.is_capture() && !m.promotes();
+            let child = pos.after(&m);
+            self.enter(ply + 1, pos, &m, &child);
+            let mut score;
+            if i == 0 {
+                score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node);
+            } else {
+                let reduction =
+                    if quiet && !captures && depth >= 3 && i >= 3 && !self.is_killer(ply, &m) {
+                        late_move_reduction(depth, i, pv_node).min(new_depth - 1)
+                    } else {
+                        0
+                    };
+                score = -self.search(
+                    &child,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                );
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if score > alpha && score < beta && pv_node && !self.stopped {
+                    score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.hashes.pop();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_index = (index != 0xff).then_some(index);
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if quiet {
+                            self.reward(ply, us, &m, depth, &moves[..i]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = moves;
+        self.keys[ply] = keys;
+        if self.stopped {
+            return DRAW;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(hash, best_index, depth, bound, score_to_table(best, ply));
+        best
+    }
+
+    /// Search captures until none is left; a side without a capture may stand pat (unless
+    /// it has no move at all).
+    fn quiesce(&mut self, pos: &Position<R>, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.pv[ply].clear();
+        self.tick();
+        if self.stopped {
+            return DRAW;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        // Captures reset every counter; only the material rule can draw here.
+        if self.draw.lone != Lone::None
+            && self.draw.verdict(pos, &DrawCounters::default()).is_some()
+            && !pos.legal_moves().is_empty()
+        {
+            return DRAW;
+        }
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        moves.clear();
+        if R::QUIESCENCE_CAPTURES {
+            pos.generate_legal_captures(&mut moves, Convention::Drop);
+        }
+        if moves.is_empty() || ply >= MAX_PLY {
+            self.lists[ply] = moves;
+            self.leaves += 1;
+            self.leaf_plies += ply as u64;
+            let has_move = if R::OPENING_REMOVALS || !R::QUIESCENCE_CAPTURES {
+                !pos.legal_moves().is_empty()
+            } else {
+                pos.count_quiet() > 0
+            };
+            return if has_move || ply >= MAX_PLY {
+                evaluate(pos)
+            } else {
+                self.terminal(ply)
+            };
+        }
+        let mut best = -INFINITY;
+        if !R::MANDATORY_CAPTURE {
+            best = evaluate(pos);
+            if best >= beta {
+                self.lists[ply] = moves;
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        // Bigger captures first.
+        moves.sort_by_key(|m| std::cmp::Reverse(m.captured.count()));
+        for &m in moves.iter() {
+            let child = pos.after(&m);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = moves;
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: MoveOf<R>) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn is_killer(&self, ply: usize, m: &MoveOf<R>) -> bool {
+        self.killers[ply].iter().flatten().any(|k| k.same_as(m))
+    }
+
+    /// Score each move for ordering; the key's low byte keeps the move's generator index.
+    fn order(
+        &self,
+        pos: &Position<R>,
+        moves: &[MoveOf<R>],
+        keys: &mut Vec<i32>,
+        tt_index: Option<u8>,
+        ply: usize,
+    ) {
+        let us = pos.side_to_move().index();
+        keys.clear();
+        for (i, m) in moves.iter().enumerate() {
+            let index = i.min(255) as u8;
+            let value = if Some(index) == tt_index && i < 255 {
+                1_000_000
+            } else if m.is_capture() {
+                let kings = (m.captured.0 & pos.kings) != <WordOf<R> as Word>::ZERO;
+                100_000 + 1000 * m.captured.count() as i32 + 500 * kings as i32
+            } else if m.promotes() {
+                90_000
+            } else if self.killers[ply][0].is_some_and(|k| k.same_as(m)) {
+                80_000
+            } else if self.killers[ply][1].is_some_and(|k| k.same_as(m)) {
+                79_000
+            } else {
+                self.history[history_index(us, m)]
+            };
+            keys.push(value * 256 + index as i32);
+        }
+    }
+
+    fn reward(&mut self, ply: usize, us: usize, m: &MoveOf<R>, depth: i32, tried: &[MoveOf<R>]) {
+        if !self.killers[ply][0].is_some_and(|k| k.same_as(m)) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(*m);
+        }
+        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+        let h = &mut self.history[history_index(us, m)];
+        *h += bonus - *h * bonus / HISTORY_MAX;
+        for t in tried {
+            if !t.is_capture() && !t.promotes() {
+                let h = &mut self.history[history_index(us, t)];
+                *h -= bonus + *h * bonus / HISTORY_MAX;
+            }
+        }
+    }
+}
+
+/// Bring the best remaining move to position `i` (selection sort, done lazily).
+#[inline]
+fn pick<W: Word>(moves: &mut [Move<W>], keys: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if keys[j] > keys[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    keys.swap(i, best);
+}
+
+/// Decided scores are stored relative to the node, so they stay right at another ply.
+fn score_to_table(s: Score, ply: usize) -> Score {
+    if s >= WIN_BOUND {
+        s + ply as Score
+    } else if s <= -WIN_BOUND {
+        s - ply as Score
+    } else {
+        s
+    }
+}
+
+fn score_from_table(s: Score, ply: usize) -> Score {
+    if s >= WIN_BOUND {
+        s - ply as Score
+    } else if s <= -WIN_BOUND {
+        s + ply as Score
+    } else {
+        s
+    }
+}
+
+/// Plies a late quiet move is searched shallower: growing with depth and with how late the
+/// move comes, one less in principal-variation nodes.
+fn late_move_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
+    let r = 0.75 + (depth as f32).ln() * (index as f32).ln() / 2.0;
+    (r as i32 - pv_node as i32).max(1)
+}
