@@ -32,7 +32,6 @@ pub trait Word:
     fn popcount(self) -> u32;
     fn lsb(self) -> u32;
     fn from_u128(x: u128) -> Self;
-    fn to_u128(self) -> u128;
 }
 
 macro_rules! impl_word {
@@ -51,10 +50,6 @@ macro_rules! impl_word {
             #[inline(always)]
             fn from_u128(x: u128) -> Self {
                 x as $t
-            }
-            #[inline(always)]
-            fn to_u128(self) -> u128 {
-                self as u128
             }
         }
     };

@@ -8,58 +8,9 @@ use crate::core::geometry::Geometry;
 use crate::core::position::{MoveOf, Position};
 use crate::core::rules::Rules;
 
-/// Endgame counters that limit how long a small material edge may be played for.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Endgame {
-    None,
-    /// FMJD: up to three pieces with a king against a lone king — 16 moves each; two pieces
-    /// with a king, or king against king — 5 moves each.
-    Fmjd,
-    /// Russian federation: three kings or more against a lone king — 15 moves each; up to
-    /// three pieces with a king against a lone king on the main road, or two against one —
-    /// 5 moves each; equal material with kings on both sides, 4–5 pieces each — 30 moves
-    /// each, 6–7 pieces each — 60 moves each.
-    Russian,
-}
-
-/// Material that is a draw at once.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Lone {
-    None,
-    /// One king against one king and nothing else (Brazilian seed 002).
-    KingEach,
-    /// One piece against one piece, kings or men (Turkish).
-    PieceEach,
-}
-
-/// How a variant's games are drawn without agreement. Every count is automatic: the game
-/// ends when it is reached (a claim the engine would always make).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct DrawRules {
-    /// Occurrences of one position (same side to move) that draw; 0: no repetition rule.
-    pub repetitions: u8,
-    /// Consecutive plies without a capture or a man move that draw; 0: no such rule.
-    pub quiet_plies: u16,
-    pub endgame: Endgame,
-    pub lone: Lone,
-}
+pub use crate::core::rules::{DrawRules, Endgame, Lone};
 
 impl DrawRules {
-    /// Third repetition only.
-    pub const REPETITION: DrawRules = DrawRules {
-        repetitions: 3,
-        quiet_plies: 0,
-        endgame: Endgame::None,
-        lone: Lone::None,
-    };
-    /// No draws at all (Konane).
-    pub const NONE: DrawRules = DrawRules {
-        repetitions: 0,
-        quiet_plies: 0,
-        endgame: Endgame::None,
-        lone: Lone::None,
-    };
-
     /// The reason `position` is drawn by material or counters (repetition is the game's
     /// business: it needs the history).
     pub fn verdict<R: Rules>(

@@ -390,3 +390,10 @@ pub fn move_text<R: Rules>(m: &MoveOf<R>) -> String {
     }
     s
 }
+
+/// Positions debug-print as their FEN.
+impl<R: Rules> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&write_fen(self))
+    }
+}

@@ -129,11 +129,6 @@ impl<R: Rules> PartialEq for Position<R> {
     }
 }
 impl<R: Rules> Eq for Position<R> {}
-impl<R: Rules> fmt::Debug for Position<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", crate::core::notation::write_fen(self))
-    }
-}
 
 fn piece_key(p: Piece, sq: Square) -> u64 {
     zobrist::PIECE_SQUARE[p.index()][sq.index()]

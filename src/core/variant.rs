@@ -1,32 +1,115 @@
-//! The run-time list of variants, and the one place that turns a name into a rules type.
+//! The variant registry: the one list of variants, from which the `Variant` enum, the
+//! dispatch to rules types (`with_rules!`), names and aliases, options and each variant's
+//! shipped data are generated. Adding a variant is its rules (`core/rules/variants.rs`),
+//! its data files (`book/<name>.book`) and one line in `for_each_variant!`.
 
 use std::fmt;
 
 use crate::core::rules::Rules;
 
-/// A playable rule set, with its options folded in (each option value is its own rules type).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Variant {
-    English,
-    EnglishFreeCapture,
-    AntiEnglish,
-    Czech,
-    Russian,
-    Brazilian,
-    International,
-    Canadian,
-    Thai,
-    Portuguese,
-    Italian,
-    Turkish,
-    TurkishCrownContinues,
-    Gothic,
-    Dameo,
-    Hawaiian,
-    Alquerque,
-    Corner,
-    OneWay,
-    Parachute,
+/// The registry. It hands the list to `$then!`, so each layer generates what it needs from
+/// the same lines (this module: the enum, names and dispatch; the engine: the shipped books).
+///
+/// `variants`: the `Variant` name, its rules type, then its names, canonical first (the
+/// shipped data is found by the canonical name). `options`: a variant with one option
+/// changed, its rules type, the variant it modifies, the option's name and its value here
+/// (the base variant has the other value).
+#[macro_export]
+macro_rules! for_each_variant {
+    ($head:tt $(:: $tail:ident)* $(, $arg:tt)*) => {
+        $head $(:: $tail)*! {
+            ($($arg),*)
+            variants {
+                English = $crate::core::rules::English: "english" "american" "checkers";
+                AntiEnglish = $crate::core::rules::AntiEnglish: "anti-english" "giveaway" "antidraughts-english";
+                Czech = $crate::core::rules::Czech: "czech";
+                Russian = $crate::core::rules::Russian: "russian";
+                Brazilian = $crate::core::rules::Brazilian: "brazilian";
+                International = $crate::core::rules::International: "international" "normal" "standard";
+                Canadian = $crate::core::rules::Canadian: "canadian";
+                Thai = $crate::core::rules::Thai: "thai";
+                Portuguese = $crate::core::rules::Portuguese: "portuguese";
+                Italian = $crate::core::rules::Italian: "italian";
+                Turkish = $crate::core::rules::Turkish: "turkish";
+                Gothic = $crate::core::rules::Gothic: "gothic";
+                Dameo = $crate::core::rules::Dameo: "dameo";
+                Hawaiian = $crate::core::rules::Hawaiian: "hawaiian" "konane";
+                Alquerque = $crate::core::rules::Alquerque: "alquerque";
+                Corner = $crate::core::rules::Corner: "corner";
+                OneWay = $crate::core::rules::OneWay: "one-way" "oneway";
+                Parachute = $crate::core::rules::Parachute: "parachute";
+            }
+            options {
+                EnglishFreeCapture = $crate::core::rules::English<false>: English "mandatory-capture" false;
+                TurkishCrownContinues = $crate::core::rules::Turkish<true>: Turkish "crown-continues" true;
+            }
+        }
+    };
+}
+
+macro_rules! define_variants {
+    (
+        ()
+        variants { $($id:ident = $rules:ty: $canonical:literal $($alias:literal)*;)* }
+        options { $($oid:ident = $orules:ty: $base:ident $option:literal $value:literal;)* }
+    ) => {
+        /// A playable rule set, with its options folded in (each option value is its own
+        /// rules type).
+        #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+        pub enum Variant {
+            $($id,)*
+            $($oid,)*
+        }
+
+        impl Variant {
+            /// Canonical names, one per rule set (options not counted).
+            pub const NAMES: &'static [&'static str] = &[$($canonical),*];
+
+            /// One variant per canonical name, options at their defaults.
+            pub const ALL: &'static [Variant] = &[$(Variant::$id),*];
+
+            /// Every name and alias, with its variant.
+            const ALIASES: &'static [(&'static str, Variant)] =
+                &[$(($canonical, Variant::$id), $(($alias, Variant::$id),)*)*];
+
+            /// Each option variant: itself, the variant it modifies, the option and its value.
+            const OPTIONS: &'static [(Variant, Variant, &'static str, bool)] =
+                &[$((Variant::$oid, Variant::$base, $option, $value)),*];
+        }
+
+    };
+}
+
+for_each_variant!(define_variants);
+
+/// Run `$body` with `$R` bound to the rules type of `$v`.
+#[macro_export]
+macro_rules! with_rules {
+    ($v:expr, $R:ident => $body:expr) => {
+        $crate::for_each_variant!($crate::__dispatch_rules, $v, $R, $body)
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dispatch_rules {
+    (
+        ($v:expr, $R:ident, $body:expr)
+        variants { $($id:ident = $rules:ty: $canonical:literal $($alias:literal)*;)* }
+        options { $($oid:ident = $orules:ty: $base:ident $option:literal $value:literal;)* }
+    ) => {{
+        use $crate::core::variant::Variant as V;
+        match $v {
+            $(V::$id => {
+                type $R = $rules;
+                $body
+            })*
+            $(V::$oid => {
+                type $R = $orules;
+                $body
+            })*
+        }
+    }};
 }
 
 /// Why a variant name or option was refused.
@@ -55,185 +138,34 @@ impl fmt::Display for VariantError {
 
 impl std::error::Error for VariantError {}
 
-/// Run `$body` with `$R` bound to the rules type of `$v`.
-#[macro_export]
-macro_rules! with_rules {
-    ($v:expr, $R:ident => $body:expr) => {{
-        use $crate::core::rules as r;
-        use $crate::core::variant::Variant as V;
-        match $v {
-            V::English => {
-                type $R = r::English;
-                $body
-            }
-            V::EnglishFreeCapture => {
-                type $R = r::EnglishFreeCapture;
-                $body
-            }
-            V::AntiEnglish => {
-                type $R = r::AntiEnglish;
-                $body
-            }
-            V::Czech => {
-                type $R = r::Czech;
-                $body
-            }
-            V::Russian => {
-                type $R = r::Russian;
-                $body
-            }
-            V::Brazilian => {
-                type $R = r::Brazilian;
-                $body
-            }
-            V::International => {
-                type $R = r::International;
-                $body
-            }
-            V::Canadian => {
-                type $R = r::Canadian;
-                $body
-            }
-            V::Thai => {
-                type $R = r::Thai;
-                $body
-            }
-            V::Portuguese => {
-                type $R = r::Portuguese;
-                $body
-            }
-            V::Italian => {
-                type $R = r::Italian;
-                $body
-            }
-            V::Turkish => {
-                type $R = r::Turkish;
-                $body
-            }
-            V::TurkishCrownContinues => {
-                type $R = r::TurkishCrownContinues;
-                $body
-            }
-            V::Gothic => {
-                type $R = r::Gothic;
-                $body
-            }
-            V::Dameo => {
-                type $R = r::Dameo;
-                $body
-            }
-            V::Hawaiian => {
-                type $R = r::Hawaiian;
-                $body
-            }
-            V::Alquerque => {
-                type $R = r::Alquerque;
-                $body
-            }
-            V::Corner => {
-                type $R = r::Corner;
-                $body
-            }
-            V::OneWay => {
-                type $R = r::OneWay;
-                $body
-            }
-            V::Parachute => {
-                type $R = r::Parachute;
-                $body
-            }
-        }
-    }};
-}
-
 impl Variant {
-    /// Canonical names, one per rule set (options not counted).
-    pub const NAMES: &'static [&'static str] = &[
-        "english",
-        "anti-english",
-        "czech",
-        "russian",
-        "brazilian",
-        "international",
-        "canadian",
-        "thai",
-        "portuguese",
-        "italian",
-        "turkish",
-        "gothic",
-        "dameo",
-        "hawaiian",
-        "alquerque",
-        "corner",
-        "one-way",
-        "parachute",
-    ];
-
-    /// One variant per canonical name, options at their defaults.
-    pub const ALL: &'static [Variant] = &[
-        Variant::English,
-        Variant::AntiEnglish,
-        Variant::Czech,
-        Variant::Russian,
-        Variant::Brazilian,
-        Variant::International,
-        Variant::Canadian,
-        Variant::Thai,
-        Variant::Portuguese,
-        Variant::Italian,
-        Variant::Turkish,
-        Variant::Gothic,
-        Variant::Dameo,
-        Variant::Hawaiian,
-        Variant::Alquerque,
-        Variant::Corner,
-        Variant::OneWay,
-        Variant::Parachute,
-    ];
-
     /// Accepts canonical names and the aliases clients send (Scan's `normal`, pydraughts'
     /// `standard`, `american`, `checkers`, `giveaway`).
     pub fn from_name(name: &str) -> Result<Variant, VariantError> {
-        Ok(match name.trim().to_ascii_lowercase().as_str() {
-            "english" | "american" | "checkers" => Variant::English,
-            "anti-english" | "giveaway" | "antidraughts-english" => Variant::AntiEnglish,
-            "czech" => Variant::Czech,
-            "russian" => Variant::Russian,
-            "brazilian" => Variant::Brazilian,
-            "international" | "normal" | "standard" => Variant::International,
-            "canadian" => Variant::Canadian,
-            "thai" => Variant::Thai,
-            "portuguese" => Variant::Portuguese,
-            "italian" => Variant::Italian,
-            "turkish" => Variant::Turkish,
-            "gothic" => Variant::Gothic,
-            "dameo" => Variant::Dameo,
-            "hawaiian" | "konane" => Variant::Hawaiian,
-            "alquerque" => Variant::Alquerque,
-            "corner" => Variant::Corner,
-            "one-way" | "oneway" => Variant::OneWay,
-            "parachute" => Variant::Parachute,
-            _ => return Err(VariantError::Unknown(name.to_string())),
-        })
+        let wanted = name.trim().to_ascii_lowercase();
+        Variant::ALIASES
+            .iter()
+            .find(|(n, _)| *n == wanted)
+            .map(|&(_, v)| v)
+            .ok_or_else(|| VariantError::Unknown(name.to_string()))
     }
 
-    pub fn name(self) -> &'static str {
-        with_rules!(self, R => R::NAME)
-    }
-
-    pub fn summary(self) -> &'static str {
-        with_rules!(self, R => R::SUMMARY)
+    /// The variant with every option at its default.
+    pub fn base(self) -> Variant {
+        Variant::OPTIONS
+            .iter()
+            .find(|o| o.0 == self)
+            .map_or(self, |o| o.1)
     }
 
     /// The options this variant takes, with their current values.
     pub fn options(self) -> Vec<(&'static str, bool)> {
-        match self {
-            Variant::English => vec![("mandatory-capture", true)],
-            Variant::EnglishFreeCapture => vec![("mandatory-capture", false)],
-            Variant::Turkish => vec![("crown-continues", false)],
-            Variant::TurkishCrownContinues => vec![("crown-continues", true)],
-            _ => vec![],
-        }
+        let base = self.base();
+        Variant::OPTIONS
+            .iter()
+            .filter(|o| o.1 == base)
+            .map(|&(v, _, name, value)| (name, if v == self { value } else { !value }))
+            .collect()
     }
 
     /// The same rule set with one option changed.
@@ -248,19 +180,20 @@ impl Variant {
                 })
             }
         };
-        match (self, option) {
-            (Variant::English | Variant::EnglishFreeCapture, "mandatory-capture") => Ok(if on {
-                Variant::English
-            } else {
-                Variant::EnglishFreeCapture
-            }),
-            (Variant::Turkish | Variant::TurkishCrownContinues, "crown-continues") => Ok(if on {
-                Variant::TurkishCrownContinues
-            } else {
-                Variant::Turkish
-            }),
-            _ => Err(VariantError::UnknownOption(option.to_string())),
-        }
+        let base = self.base();
+        let &(v, _, _, value) = Variant::OPTIONS
+            .iter()
+            .find(|o| o.1 == base && o.2 == option)
+            .ok_or_else(|| VariantError::UnknownOption(option.to_string()))?;
+        Ok(if on == value { v } else { base })
+    }
+
+    pub fn name(self) -> &'static str {
+        with_rules!(self, R => R::NAME)
+    }
+
+    pub fn summary(self) -> &'static str {
+        with_rules!(self, R => R::SUMMARY)
     }
 
     /// Every rule assumption this variant's data makes.

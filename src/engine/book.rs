@@ -15,9 +15,9 @@ use crate::core::notation::{move_text, parse_fen, parse_move, write_fen, Notatio
 use crate::core::position::Position;
 use crate::core::rules::Rules;
 use crate::core::variant::Variant;
-use crate::engine::score_text;
+pub use crate::engine::score::parse_score;
+use crate::engine::score::score_text;
 use crate::search::eval::Score;
-use crate::search::MATE;
 use crate::with_rules;
 
 /// The first line of every book Damas writes.
@@ -357,22 +357,6 @@ fn parse_entry<R: Rules>(line: usize, text: &str) -> Result<Entry, BookError> {
     })
 }
 
-/// The inverse of [`score_text`]: men with two decimals, `±(100 - plies/100)` for a decided game.
-pub fn parse_score(text: &str) -> Option<Score> {
-    let men: f64 = text.parse().ok()?;
-    if !men.is_finite() || men.abs() > 100.0 {
-        return None;
-    }
-    let centi = (men * 100.0).round() as Score;
-    Some(if centi >= 9_000 {
-        MATE - (10_000 - centi)
-    } else if centi <= -9_000 {
-        -(MATE - (10_000 + centi))
-    } else {
-        centi
-    })
-}
-
 /// The move to play from `moves`: among those with a positive weight scoring within
 /// `margin` of the best of them, one drawn with probability proportional to its weight.
 pub fn choose<'a, G: Rng + ?Sized>(
@@ -395,44 +379,21 @@ pub fn choose<'a, G: Rng + ?Sized>(
     candidates.last().copied()
 }
 
-/// The books built into the binary, so they work from any directory and a fresh clone.
-const SHIPPED: &[(Variant, &str)] = &[
-    (Variant::English, include_str!("../../book/english.book")),
+/// Generates [`SHIPPED`] from the variant registry: `book/<canonical name>.book`.
+macro_rules! shipped_books {
     (
-        Variant::AntiEnglish,
-        include_str!("../../book/anti-english.book"),
-    ),
-    (Variant::Czech, include_str!("../../book/czech.book")),
-    (Variant::Russian, include_str!("../../book/russian.book")),
-    (
-        Variant::Brazilian,
-        include_str!("../../book/brazilian.book"),
-    ),
-    (
-        Variant::International,
-        include_str!("../../book/international.book"),
-    ),
-    (Variant::Canadian, include_str!("../../book/canadian.book")),
-    (Variant::Thai, include_str!("../../book/thai.book")),
-    (
-        Variant::Portuguese,
-        include_str!("../../book/portuguese.book"),
-    ),
-    (Variant::Italian, include_str!("../../book/italian.book")),
-    (Variant::Turkish, include_str!("../../book/turkish.book")),
-    (Variant::Gothic, include_str!("../../book/gothic.book")),
-    (Variant::Dameo, include_str!("../../book/dameo.book")),
-    (Variant::Hawaiian, include_str!("../../book/hawaiian.book")),
-    (
-        Variant::Alquerque,
-        include_str!("../../book/alquerque.book"),
-    ),
-    (Variant::Corner, include_str!("../../book/corner.book")),
-    (
-        Variant::Parachute,
-        include_str!("../../book/parachute.book"),
-    ),
-];
+        ()
+        variants { $($id:ident = $rules:ty: $canonical:literal $($alias:literal)*;)* }
+        options { $($options:tt)* }
+    ) => {
+        /// The books built into the binary, so they work from any directory and a fresh clone.
+        const SHIPPED: &[(Variant, &str)] = &[
+            $((Variant::$id, include_str!(concat!("../../book/", $canonical, ".book"))),)*
+        ];
+    };
+}
+
+crate::for_each_variant!(shipped_books);
 
 /// The text of the book shipped for `variant`, if there is one.
 pub fn shipped_text(variant: Variant) -> Option<&'static str> {

@@ -2,8 +2,12 @@
 //! and progress as text out. The command line and the protocol talk only to this.
 
 pub mod book;
+mod score;
+
+pub use score::{parse_score, score_text};
 
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -111,17 +115,6 @@ impl TextInfo {
     }
 }
 
-/// A score in men with two decimals, sign included (`+0.25`, `-1.00`). A decided game is
-/// written as Scan does, `±(100 - plies/100)`: `+99.97` wins in three plies.
-pub fn score_text(score: Score) -> String {
-    let centi = match plies_to_end(score) {
-        Some(n) if n > 0 => 10_000 - n,
-        Some(n) => -10_000 - n,
-        None => score,
-    };
-    format!("{:+.2}", centi as f64 / 100.0)
-}
-
 /// The result of a search, in text.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Done {
@@ -139,6 +132,9 @@ pub struct Done {
 /// Search settings kept between searches.
 pub struct Engine {
     tt: TranspositionTable,
+    /// The variant whose positions the table holds (`Variant as usize + 1`; 0: none). The
+    /// hash covers pieces and side to move only, so another rule set must not read them.
+    tt_variant: AtomicUsize,
     hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
@@ -194,6 +190,7 @@ impl Engine {
     pub fn new(hash_mb: usize) -> Self {
         Engine {
             tt: TranspositionTable::new(hash_mb),
+            tt_variant: AtomicUsize::new(0),
             hash_mb,
             threads: 1,
             multipv: 1,
@@ -282,6 +279,13 @@ impl Engine {
                 pv: i.pv.iter().map(move_text::<R>).collect(),
             })
         };
+        if self
+            .tt_variant
+            .swap(variant as usize + 1, Ordering::Relaxed)
+            != variant as usize + 1
+        {
+            self.tt.clear();
+        }
         let out = search::search(&job, &self.tt, control, &mut report);
         let best = out.best.ok_or(EngineError::NoLegalMove)?;
         Ok(Done {

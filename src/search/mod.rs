@@ -8,6 +8,8 @@
 
 pub mod eval;
 pub mod limits;
+pub mod ordering;
+pub mod params;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -21,6 +23,8 @@ use crate::core::position::{MoveOf, Position, WordOf};
 use crate::core::rules::Rules;
 use crate::search::eval::{evaluate, Score};
 use crate::search::limits::{Budget, Limits};
+use crate::search::ordering::{pick, MoveOrdering};
+use crate::search::params::*;
 use crate::search::tt::{Bound, TranspositionTable};
 
 /// The score of a side that wins now; a win in `n` plies scores `MATE - n`.
@@ -239,18 +243,11 @@ struct Worker<'a, R: Rules> {
     draw: DrawRules,
     /// Draw counters per ply of the current line.
     counters: [DrawCounters; MAX_PLY + 2],
-    killers: [[Option<MoveOf<R>>; 2]; MAX_PLY + 2],
-    history: Vec<i32>,
+    ordering: MoveOrdering<R>,
     lists: Vec<Vec<MoveOf<R>>>,
     keys: Vec<Vec<i32>>,
     pv: Vec<Vec<MoveOf<R>>>,
     root_moves: Vec<RootMove<WordOf<R>>>,
-}
-
-const HISTORY_MAX: i32 = 16_000;
-
-fn history_index<W: Word>(side: usize, m: &Move<W>) -> usize {
-    (side << 14) | (m.from.index() << 7) | m.to.index()
 }
 
 impl<'a, R: Rules> Worker<'a, R> {
@@ -296,8 +293,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             hashes,
             draw: job.draw,
             counters,
-            killers: [[None; 2]; MAX_PLY + 2],
-            history: vec![0; 2 << 14],
+            ordering: MoveOrdering::new(),
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             keys: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
@@ -462,12 +458,13 @@ impl<'a, R: Rules> Worker<'a, R> {
 
     fn aspiration(&mut self, depth: i32, line: usize) {
         let previous = self.root_moves[line].previous;
-        let mut delta = 35;
-        let (mut alpha, mut beta) = if depth >= 4 && !is_decided(previous) && previous > -INFINITY {
-            (previous - delta, previous + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_MIN_DEPTH && !is_decided(previous) && previous > -INFINITY {
+                (previous - delta, previous + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
         loop {
             let score = self.root_search(depth, alpha, beta, line);
             if self.stopped {
@@ -482,7 +479,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                 return;
             }
             delta += delta;
-            if delta > 1000 {
+            if delta > ASPIRATION_MAX_DELTA {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -496,7 +493,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             let m = self.root_moves[i].m;
             let child = root.after(&m);
             self.enter(1, &root, &m, &child);
-            let d = depth - 1 + self.extension_at_root();
+            let d = depth - 1;
             let mut score;
             if i == line {
                 score = -self.search(&child, d, -beta, -alpha, 1, true);
@@ -536,10 +533,6 @@ impl<'a, R: Rules> Worker<'a, R> {
                 .sort_by(|a, b| b.score.cmp(&a.score).then(b.previous.cmp(&a.previous)));
         }
         best
-    }
-
-    fn extension_at_root(&self) -> i32 {
-        0
     }
 
     /// Push the child's hash and its draw counters.
@@ -640,7 +633,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let forced = moves.len() == 1;
         let captures = moves[0].is_capture();
-        self.order(pos, &moves, &mut keys, tt_index, ply);
+        self.ordering.keys(pos, &moves, &mut keys, tt_index, ply);
 
         // One legal move: it costs nothing to look one ply further.
         let new_depth = if forced { depth } else { depth - 1 };
@@ -659,12 +652,16 @@ impl<'a, R: Rules> Worker<'a, R> {
             if i == 0 {
                 score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
-                let reduction =
-                    if quiet && !captures && depth >= 3 && i >= 3 && !self.is_killer(ply, &m) {
-                        late_move_reduction(depth, i, pv_node).min(new_depth - 1)
-                    } else {
-                        0
-                    };
+                let reduction = if quiet
+                    && !captures
+                    && depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_INDEX
+                    && !self.ordering.is_killer(ply, &m)
+                {
+                    late_move_reduction(depth, i, pv_node).min(new_depth - 1)
+                } else {
+                    0
+                };
                 score = -self.search(
                     &child,
                     new_depth - reduction,
@@ -692,7 +689,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     self.update_pv(ply, m);
                     if score >= beta {
                         if quiet {
-                            self.reward(ply, us, &m, depth, &moves[..i]);
+                            self.ordering.reward(ply, us, &m, depth, &moves[..i]);
                         }
                         break;
                     }
@@ -793,70 +790,6 @@ impl<'a, R: Rules> Worker<'a, R> {
         line.push(m);
         line.extend_from_slice(&tail[0]);
     }
-
-    fn is_killer(&self, ply: usize, m: &MoveOf<R>) -> bool {
-        self.killers[ply].iter().flatten().any(|k| k.same_as(m))
-    }
-
-    /// Score each move for ordering; the key's low byte keeps the move's generator index.
-    fn order(
-        &self,
-        pos: &Position<R>,
-        moves: &[MoveOf<R>],
-        keys: &mut Vec<i32>,
-        tt_index: Option<u8>,
-        ply: usize,
-    ) {
-        let us = pos.side_to_move().index();
-        keys.clear();
-        for (i, m) in moves.iter().enumerate() {
-            let index = i.min(255) as u8;
-            let value = if Some(index) == tt_index && i < 255 {
-                1_000_000
-            } else if m.is_capture() {
-                let kings = (m.captured.0 & pos.kings) != <WordOf<R> as Word>::ZERO;
-                100_000 + 1000 * m.captured.count() as i32 + 500 * kings as i32
-            } else if m.promotes() {
-                90_000
-            } else if self.killers[ply][0].is_some_and(|k| k.same_as(m)) {
-                80_000
-            } else if self.killers[ply][1].is_some_and(|k| k.same_as(m)) {
-                79_000
-            } else {
-                self.history[history_index(us, m)]
-            };
-            keys.push(value * 256 + index as i32);
-        }
-    }
-
-    fn reward(&mut self, ply: usize, us: usize, m: &MoveOf<R>, depth: i32, tried: &[MoveOf<R>]) {
-        if !self.killers[ply][0].is_some_and(|k| k.same_as(m)) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(*m);
-        }
-        let bonus = (depth * depth).min(HISTORY_MAX / 4);
-        let h = &mut self.history[history_index(us, m)];
-        *h += bonus - *h * bonus / HISTORY_MAX;
-        for t in tried {
-            if !t.is_capture() && !t.promotes() {
-                let h = &mut self.history[history_index(us, t)];
-                *h -= bonus + *h * bonus / HISTORY_MAX;
-            }
-        }
-    }
-}
-
-/// Bring the best remaining move to position `i` (selection sort, done lazily).
-#[inline]
-fn pick<W: Word>(moves: &mut [Move<W>], keys: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if keys[j] > keys[best] {
-            best = j;
-        }
-    }
-    moves.swap(i, best);
-    keys.swap(i, best);
 }
 
 /// Decided scores are stored relative to the node, so they stay right at another ply.
@@ -883,6 +816,6 @@ fn score_from_table(s: Score, ply: usize) -> Score {
 /// Plies a late quiet move is searched shallower: growing with depth and with how late the
 /// move comes, one less in principal-variation nodes.
 fn late_move_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
-    let r = 0.75 + (depth as f32).ln() * (index as f32).ln() / 2.0;
+    let r = LMR_BASE + (depth as f32).ln() * (index as f32).ln() / LMR_DIVISOR;
     (r as i32 - pv_node as i32).max(1)
 }
