@@ -6,8 +6,9 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::app::args;
 use crate::app::bench;
 use crate::app::play;
 use crate::app::terminal::diagram;
@@ -71,7 +72,7 @@ enum Command {
         #[command(flatten)]
         search: SearchArgs,
         /// Report this many best lines.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value = "1", value_parser = args::multipv)]
         multipv: usize,
         #[arg(long = "option")]
         options: Vec<String>,
@@ -89,11 +90,11 @@ enum Command {
         #[arg(long, default_value = "first")]
         side: String,
         /// Engine seconds per move.
-        #[arg(long, default_value_t = 2.0)]
-        movetime: f64,
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value = "2", value_parser = args::move_time)]
+        movetime: Duration,
+        #[arg(long, default_value = "1", value_parser = args::threads)]
         threads: usize,
-        #[arg(long, default_value_t = 64)]
+        #[arg(long, default_value = "64", value_parser = args::hash_mb)]
         hash: usize,
         /// Write the game to this PDN file when it ends.
         #[arg(long)]
@@ -114,7 +115,7 @@ enum Command {
         variant: String,
         #[arg(long)]
         fen: Option<String>,
-        #[arg(long)]
+        #[arg(long, value_parser = args::perft_depth)]
         depth: u32,
         /// Print the count below each root move.
         #[arg(long)]
@@ -123,7 +124,7 @@ enum Command {
         #[arg(long)]
         paths: bool,
         /// Worker threads for the root split (default: all cores).
-        #[arg(long)]
+        #[arg(long, value_parser = args::threads)]
         threads: Option<usize>,
         #[arg(long = "option")]
         options: Vec<String>,
@@ -133,42 +134,36 @@ enum Command {
 #[derive(clap::Args)]
 struct SearchArgs {
     /// Search to this depth (plies).
-    #[arg(long)]
+    #[arg(long, value_parser = args::depth)]
     depth: Option<u32>,
     /// Search this many seconds (decimals allowed).
-    #[arg(long)]
-    movetime: Option<f64>,
+    #[arg(long, value_parser = args::move_time)]
+    movetime: Option<Duration>,
     /// Search this many nodes.
-    #[arg(long)]
+    #[arg(long, value_parser = args::nodes)]
     nodes: Option<u64>,
     /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value = "1", value_parser = args::threads)]
     threads: usize,
     /// Hash table size in MB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value = "64", value_parser = args::hash_mb)]
     hash: usize,
 }
 
 impl SearchArgs {
     /// The limits asked for; five seconds when none is given.
-    fn limits(&self) -> Result<Limits, Failure> {
+    fn limits(&self) -> Limits {
         let mut l = Limits {
             depth: self.depth,
             nodes: self.nodes,
+            move_time: self.movetime,
             ..Limits::default()
         };
-        if let Some(t) = self.movetime {
-            l.move_time = Some(seconds(t)?);
-        }
         if l.depth.is_none() && l.nodes.is_none() && l.move_time.is_none() {
             l.move_time = Some(Duration::from_secs(5));
         }
-        Ok(l)
+        l
     }
-}
-
-fn seconds(t: f64) -> Result<Duration, Failure> {
-    Duration::try_from_secs_f64(t).map_err(|_| Failure(format!("bad time '{t}'")))
 }
 
 /// A user-facing failure: one line on stderr, exit code 2.
@@ -264,10 +259,10 @@ fn run_analyse(
     search: &SearchArgs,
     multipv: usize,
 ) -> Result<(), Failure> {
-    let limits = search.limits()?;
-    let mut engine = Engine::new(search.hash.clamp(1, 1 << 16));
-    engine.threads = search.threads.clamp(1, 512);
-    engine.multipv = multipv.clamp(1, 256);
+    let limits = search.limits();
+    let mut engine = Engine::new(search.hash);
+    engine.threads = search.threads;
+    engine.multipv = multipv;
     // Analysis shows what the search thinks, never a book move.
     engine.book = false;
     let moves: Vec<&str> = moves.unwrap_or("").split_whitespace().collect();
@@ -359,9 +354,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 variant: v,
                 fen,
                 side,
-                move_time: seconds(movetime)?,
-                threads: threads.clamp(1, 512),
-                hash: hash.clamp(1, 1 << 16),
+                move_time: movetime,
+                threads,
+                hash,
                 pdn,
                 book: !no_book,
             };
@@ -403,7 +398,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let v = variant_with_options(&variant, &options)?;
             if let Some(n) = threads {
                 rayon::ThreadPoolBuilder::new()
-                    .num_threads(n.max(1))
+                    .num_threads(n)
                     .build_global()
                     .map_err(|e| Failure(e.to_string()))?;
             }
@@ -417,14 +412,40 @@ fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
-fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+/// Read the command line. Help and version print in full; every mistake is one line
+/// naming the option (and its accepted range), as every other failure is.
+fn parse_command_line() -> Result<Cli, ExitCode> {
+    let command = args::negative_numbers_as_values(Cli::command());
+    let parsed = command
+        .try_get_matches()
+        .and_then(|mut m| Cli::from_arg_matches_mut(&mut m));
+    parsed.map_err(|e| {
+        if !e.use_stderr() {
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::SUCCESS;
         }
+        eprintln!("damas: {} (see damas --help)", usage_error_line(&e));
+        ExitCode::from(2)
+    })
+}
+
+/// Clap's message on one line: its first paragraph (the error and, for missing
+/// arguments, their names), without the `error: ` prefix, tips and usage.
+fn usage_error_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let line = first.join(" ");
+    line.strip_prefix("error: ").unwrap_or(&line).to_string()
+}
+
+fn main() -> ExitCode {
+    let cli = match parse_command_line() {
+        Ok(c) => c,
+        Err(code) => return code,
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! The applications built on the engine façade: the Hub protocol, tournaments, book
 //! building, terminal play and the bench. They own stdin, stdout and files.
 
+pub mod args;
 pub mod bench;
 pub mod book;
 pub mod hub;

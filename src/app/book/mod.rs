@@ -8,6 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 pub mod build;
 
+use crate::app::args;
 use build::{build, BuildSettings, Progress};
 use damas::core::notation::{move_text, write_fen};
 use damas::core::rules::Rules;
@@ -41,26 +42,26 @@ pub struct BuildArgs {
     #[arg(long)]
     pub variant: String,
     /// Book moves go this many plies deep from the start.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value = "8", value_parser = args::book_plies)]
     pub plies: u32,
     /// Search each position to this depth (the default, 12, when --nodes is not given).
-    #[arg(long, conflicts_with = "nodes")]
+    #[arg(long, conflicts_with = "nodes", value_parser = args::depth)]
     pub depth: Option<u32>,
     /// Search each position this many nodes.
-    #[arg(long)]
+    #[arg(long, value_parser = args::nodes)]
     pub nodes: Option<u64>,
     /// Positions searched at once (default: the core count).
-    #[arg(long)]
+    #[arg(long, value_parser = args::threads)]
     pub threads: Option<usize>,
     /// Moves within this many men of the best are book moves, and are expanded.
-    #[arg(long, default_value_t = 0.20)]
+    #[arg(long, default_value = "0.2", value_parser = args::book_margin)]
     pub margin: f64,
     /// A line drops out of the book when its moves gave away more than this many men in
     /// all (default: the margin).
-    #[arg(long)]
+    #[arg(long, value_parser = args::book_margin)]
     pub drop_out: Option<f64>,
     /// Hash table per worker, in MB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value = "16", value_parser = args::hash_mb)]
     pub hash: usize,
     /// Where to write the book; an existing file there is resumed.
     #[arg(long)]
@@ -86,7 +87,7 @@ pub struct ShowArgs {
     #[arg(long)]
     pub file: Option<PathBuf>,
     /// Mark the moves the engine may play with this margin (men).
-    #[arg(long, default_value_t = DEFAULT_BOOK_MARGIN)]
+    #[arg(long, default_value_t = DEFAULT_BOOK_MARGIN, value_parser = args::book_margin)]
     pub margin: f64,
 }
 
@@ -114,40 +115,28 @@ pub fn run(args: BookArgs) -> Result<(), BookCliError> {
     }
 }
 
-/// Men as hundredths, refusing what is not a sensible margin.
-fn margin_centi(men: f64) -> Result<Score, BookCliError> {
-    if men.is_finite() && (0.0..=100.0).contains(&men) {
-        Ok((men * 100.0).round() as Score)
-    } else {
-        Err(BookCliError(format!(
-            "bad margin '{men}' (expected 0 to 100 men)"
-        )))
-    }
+/// Men (already checked against the shared limits) as hundredths.
+fn margin_centi(men: f64) -> Score {
+    (men * 100.0).round() as Score
 }
 
 fn run_build(a: &BuildArgs) -> Result<(), BookCliError> {
     let variant = Variant::from_name(&a.variant).map_err(fail)?;
-    if a.plies == 0 || a.plies > 60 {
-        return Err(fail("bad --plies (expected 1 to 60)"));
-    }
     let limits = match (a.depth, a.nodes) {
-        (_, Some(0)) | (Some(0), _) => return Err(fail("--depth and --nodes must be positive")),
-        (Some(d), _) if d > 100 => return Err(fail("bad --depth (expected 1 to 100)")),
         (_, Some(n)) => Limits::nodes(n),
         (d, None) => Limits::depth(d.unwrap_or(12)),
     };
     let workers = a
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, 256);
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let settings = BuildSettings {
         variant,
         plies: a.plies,
         limits,
         workers,
-        margin: margin_centi(a.margin)?,
-        drop_out: margin_centi(a.drop_out.unwrap_or(a.margin))?,
-        hash_mb: a.hash.clamp(1, 4096),
+        margin: margin_centi(a.margin),
+        drop_out: margin_centi(a.drop_out.unwrap_or(a.margin)),
+        hash_mb: a.hash,
     };
     // Fail now, not at the first checkpoint after minutes of searching.
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -241,7 +230,7 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
 
 fn run_show(a: &ShowArgs) -> Result<(), BookCliError> {
     let variant = Variant::from_name(&a.variant).map_err(fail)?;
-    let margin = margin_centi(a.margin)?;
+    let margin = margin_centi(a.margin);
     let loaded;
     let book = match &a.file {
         Some(path) => {

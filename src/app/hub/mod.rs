@@ -16,17 +16,13 @@ use std::time::{Duration, Instant};
 
 use damas::core::variant::Variant;
 use damas::engine::book::{self, Book};
+use damas::engine::limits::{self, Whole};
 use damas::engine::{legal_move_count, Engine, Start, DEFAULT_BOOK_MARGIN};
 use damas::search::limits::{Clock, Limits};
 use damas::search::Control;
 use message::{parse, quote, Message};
 
 const DEFAULT_HASH_MB: usize = 64;
-const MAX_HASH_MB: usize = 1 << 16;
-const MAX_THREADS: usize = 256;
-const MAX_MULTIPV: usize = 64;
-/// Widest `book-margin`, in men: past a few men every book move is as good as any.
-const MAX_BOOK_MARGIN: f64 = 10.0;
 /// Level used when a `go` comes without one.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
@@ -268,26 +264,34 @@ impl Session {
             quote(&Variant::NAMES.join(" "))
         ));
         self.out.line(&format!(
-            "param name=threads value={} type=int min=1 max={MAX_THREADS}",
-            self.threads
+            "param name=threads value={} type=int min={} max={}",
+            self.threads,
+            limits::THREADS.min,
+            limits::THREADS.max
         ));
         self.out.line(&format!(
-            "param name=hash value={} type=int min=1 max={MAX_HASH_MB}",
-            self.hash_mb
+            "param name=hash value={} type=int min={} max={}",
+            self.hash_mb,
+            limits::HASH_MB.min,
+            limits::HASH_MB.max
         ));
         self.out.line(&format!(
             "param name=ponder value={} type=bool",
             self.ponder
         ));
         self.out.line(&format!(
-            "param name=multipv value={} type=int min=1 max={MAX_MULTIPV}",
-            self.multipv
+            "param name=multipv value={} type=int min={} max={}",
+            self.multipv,
+            limits::MULTIPV.min,
+            limits::MULTIPV.max
         ));
         self.out
             .line(&format!("param name=book value={} type=bool", self.book));
         self.out.line(&format!(
-            "param name=book-margin value={:.2} type=real min=0 max={MAX_BOOK_MARGIN}",
-            self.book_margin
+            "param name=book-margin value={:.2} type=real min={} max={}",
+            self.book_margin,
+            limits::BOOK_MARGIN.min,
+            limits::BOOK_MARGIN.max
         ));
         self.out.line(&format!(
             "param name=book-file value={} type=string",
@@ -321,15 +325,19 @@ impl Session {
                     self.position = None;
                 }
             }
-            "threads" => self.threads = parse_int(name, value, 1, MAX_THREADS)?,
+            "threads" => self.threads = parse_int(name, value, limits::THREADS)?,
             "hash" => {
-                self.hash_mb = parse_int(name, value, 1, MAX_HASH_MB)?;
+                self.hash_mb = parse_int(name, value, limits::HASH_MB)?;
                 self.apply_hash();
             }
-            "multipv" => self.multipv = parse_int(name, value, 1, MAX_MULTIPV)?,
+            "multipv" => self.multipv = parse_int(name, value, limits::MULTIPV)?,
             "ponder" => self.ponder = parse_bool(name, value)?,
             "book" => self.book = parse_bool(name, value)?,
-            "book-margin" => self.book_margin = parse_real(name, value, 0.0, MAX_BOOK_MARGIN)?,
+            "book-margin" => {
+                self.book_margin = limits::BOOK_MARGIN
+                    .parse(value)
+                    .map_err(|e| format!("bad value '{}' for {name} ({e})", clip(value)))?
+            }
             "book-file" => {
                 let path = value.trim();
                 self.book_file = if path.is_empty() {
@@ -449,24 +457,11 @@ fn clip(s: &str) -> String {
     s.chars().take(40).collect()
 }
 
-fn parse_int(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
-    match value.trim().parse::<usize>() {
-        Ok(n) if (min..=max).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "bad value '{}' for {name} (expected {min} to {max})",
-            clip(value)
-        )),
-    }
-}
-
-fn parse_real(name: &str, value: &str, min: f64, max: f64) -> Result<f64, String> {
-    match value.trim().parse::<f64>() {
-        Ok(x) if x.is_finite() && (min..=max).contains(&x) => Ok(x),
-        _ => Err(format!(
-            "bad value '{}' for {name} (expected {min} to {max})",
-            clip(value)
-        )),
-    }
+/// A whole number within the engine's shared limits.
+fn parse_int(name: &str, value: &str, range: Whole) -> Result<usize, String> {
+    range
+        .parse_usize(value)
+        .map_err(|e| format!("bad value '{}' for {name} ({e})", clip(value)))
 }
 
 fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
@@ -494,21 +489,23 @@ fn parse_level(m: &Message) -> Result<Limits, String> {
     let mut l = Limits::default();
     let mut any = false;
     if let Some(d) = m.get("depth") {
-        l.depth = Some(parse_int("depth", d, 1, 1000)? as u32);
+        l.depth = Some(parse_int("depth", d, limits::DEPTH)? as u32);
         any = true;
     }
     if let Some(n) = m.get("nodes") {
         l.nodes = Some(
-            n.trim()
-                .parse::<u64>()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| format!("bad value '{}' for nodes", clip(n)))?,
+            limits::NODES
+                .parse(n)
+                .map_err(|e| format!("bad value '{}' for nodes ({e})", clip(n)))?,
         );
         any = true;
     }
     if let Some(t) = m.get("move-time") {
-        l.move_time = Some(parse_seconds("move-time", t)?);
+        l.move_time = Some(
+            limits::MOVE_TIME
+                .parse_duration(t)
+                .map_err(|e| format!("bad value '{}' for move-time ({e})", clip(t)))?,
+        );
         any = true;
     }
     if let Some(t) = m.get("time") {
@@ -517,7 +514,7 @@ fn parse_level(m: &Message) -> Result<Limits, String> {
             None => Duration::ZERO,
         };
         let moves_to_go = match m.get("moves") {
-            Some(n) => Some(parse_int("moves", n, 1, 10_000)? as u32),
+            Some(n) => Some(parse_int("moves", n, limits::MOVES_TO_GO)? as u32),
             None => None,
         };
         l.clock = Some(Clock {

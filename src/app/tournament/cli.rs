@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::ballot::OpeningSet;
-use super::spec::{parse_seconds, split_words, Level, PlayerSpec, SpecError};
+use super::spec::{split_words, Level, PlayerSpec, SpecError};
 use super::stats::{plus_minus, signed, Sprt, Tally};
 use super::{run_match, Event, MatchConfig, MatchError, Standings};
+use crate::app::args;
 use damas::core::variant::Variant;
 
 /// Arguments of `damas match`.
@@ -26,44 +27,44 @@ pub struct MatchArgs {
     #[arg(long = "engine")]
     pub engines: Vec<String>,
     /// Seconds per move.
-    #[arg(long)]
-    pub movetime: Option<f64>,
+    #[arg(long, value_parser = args::move_time)]
+    pub movetime: Option<Duration>,
     /// Seconds on each clock at the start of a game.
-    #[arg(long)]
-    pub time: Option<f64>,
+    #[arg(long, value_parser = args::seconds)]
+    pub time: Option<Duration>,
     /// Seconds added to a clock after each move.
-    #[arg(long, default_value_t = 0.0)]
-    pub inc: f64,
+    #[arg(long, default_value = "0", value_parser = args::seconds)]
+    pub inc: Duration,
     /// Search depth per move.
-    #[arg(long)]
+    #[arg(long, value_parser = args::depth)]
     pub depth: Option<u32>,
     /// Nodes per move.
-    #[arg(long)]
+    #[arg(long, value_parser = args::nodes)]
     pub nodes: Option<u64>,
     /// `english-3move`, `english-2move`, `random:N` (N random plies, balanced) or `none`
     /// (default: english-3move for English, random:8 otherwise).
     #[arg(long)]
     pub openings: Option<String>,
     /// Games per pair of players (each opening is played twice, colours swapped).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value = "2", value_parser = args::games)]
     pub games: usize,
     /// Games played at once (default: the number of cores).
-    #[arg(long)]
+    #[arg(long, value_parser = args::threads)]
     pub concurrency: Option<usize>,
     /// Plies after which a game is adjudicated a draw.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value = "300", value_parser = args::max_plies)]
     pub max_plies: usize,
     /// Seconds an engine may run over its move time or clock before it counts as hung.
-    #[arg(long, default_value_t = 1.0)]
-    pub grace: f64,
+    #[arg(long, default_value = "1", value_parser = args::seconds)]
+    pub grace: Duration,
     /// Seconds an engine may take over a depth- or node-limited move.
-    #[arg(long, default_value_t = 60.0)]
-    pub move_timeout: f64,
+    #[arg(long, default_value = "60", value_parser = args::seconds)]
+    pub move_timeout: Duration,
     /// Write every game to this PDN file.
     #[arg(long)]
     pub pdn: Option<PathBuf>,
     /// Seed for the opening order and random openings.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value = "1", value_parser = args::seed)]
     pub seed: u64,
     /// Stop early: `"elo0=0 elo1=10 [alpha=0.05 beta=0.05]"`.
     #[arg(long)]
@@ -110,10 +111,6 @@ impl From<MatchError> for MatchCliError {
 
 fn usage(text: String) -> MatchCliError {
     MatchCliError::Usage(text)
-}
-
-fn seconds(name: &str, t: f64) -> Result<Duration, MatchCliError> {
-    Duration::try_from_secs_f64(t).map_err(|_| usage(format!("bad time '{t}' for --{name}")))
 }
 
 /// Read `elo0=… elo1=… [alpha=… beta=…]`.
@@ -187,18 +184,16 @@ pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
         ));
     }
     let level = if let Some(t) = args.movetime {
-        Level::MoveTime(seconds("movetime", t)?)
+        Level::MoveTime(t)
     } else if let Some(t) = args.time {
         Level::Clock {
-            time: seconds("time", t)?,
-            increment: seconds("inc", args.inc)?,
+            time: t,
+            increment: args.inc,
         }
-    } else if let Some(d) = args.depth.filter(|&d| d > 0) {
+    } else if let Some(d) = args.depth {
         Level::Depth(d)
-    } else if let Some(n) = args.nodes.filter(|&n| n > 0) {
+    } else if let Some(n) = args.nodes {
         Level::Nodes(n)
-    } else if args.depth.is_some() || args.nodes.is_some() {
-        return Err(usage("--depth and --nodes must be positive".into()));
     } else {
         Level::MoveTime(Duration::from_millis(100))
     };
@@ -211,11 +206,6 @@ pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    if concurrency == 0 || args.games == 0 || args.max_plies == 0 {
-        return Err(usage(
-            "--concurrency, --games and --max-plies must be positive".into(),
-        ));
-    }
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     Ok(MatchConfig {
         variant,
@@ -225,8 +215,8 @@ pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
         games: args.games,
         concurrency,
         max_plies: args.max_plies,
-        grace: parse_seconds("grace", &args.grace.to_string())?,
-        move_timeout: parse_seconds("move-timeout", &args.move_timeout.to_string())?,
+        grace: args.grace,
+        move_timeout: args.move_timeout,
         seed: args.seed,
         sprt,
         event: args.event.clone(),

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use damas::engine::limits::{self, OutOfRange};
+
 /// How one player searches each move (per-player settings override the match's).
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Level {
@@ -41,6 +43,12 @@ pub enum SpecError {
         key: String,
         value: String,
     },
+    /// A number outside the engine's limits (`damas::engine::limits`).
+    OutOfRange {
+        key: String,
+        value: String,
+        expected: String,
+    },
     MissingCommand(String),
     /// `cmd=` given to `--player`, which runs Damas itself.
     CommandForInternal,
@@ -54,6 +62,11 @@ impl fmt::Display for SpecError {
             SpecError::UnterminatedQuote(s) => write!(f, "unterminated quote in '{s}'"),
             SpecError::NotKeyValue(w) => write!(f, "'{w}' is not key=value"),
             SpecError::BadValue { key, value } => write!(f, "bad value '{value}' for {key}"),
+            SpecError::OutOfRange {
+                key,
+                value,
+                expected,
+            } => write!(f, "bad value '{value}' for {key} (expected {expected})"),
             SpecError::MissingCommand(s) => write!(f, "engine '{s}' needs cmd='…'"),
             SpecError::CommandForInternal => {
                 write!(f, "--player runs Damas itself: use --engine for cmd=")
@@ -102,21 +115,19 @@ pub fn split_words(text: &str) -> Result<Vec<String>, SpecError> {
     Ok(words)
 }
 
+fn out_of_range(key: &str, value: &str, e: OutOfRange) -> SpecError {
+    SpecError::OutOfRange {
+        key: key.to_string(),
+        value: value.to_string(),
+        expected: e.expected,
+    }
+}
+
 fn bad(key: &str, value: &str) -> SpecError {
     SpecError::BadValue {
         key: key.to_string(),
         value: value.to_string(),
     }
-}
-
-/// Seconds as a duration: finite, not negative.
-pub fn parse_seconds(key: &str, value: &str) -> Result<Duration, SpecError> {
-    value
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .and_then(|t| Duration::try_from_secs_f64(t).ok())
-        .ok_or_else(|| bad(key, value))
 }
 
 impl PlayerSpec {
@@ -154,15 +165,16 @@ impl PlayerSpec {
                     command = Some(argv);
                 }
                 "depth" => {
-                    let d = value.parse::<u32>().ok().filter(|&d| d > 0);
-                    level = Some(Level::Depth(d.ok_or_else(|| bad(key, value))?));
+                    let d = limits::DEPTH.parse_u32(value);
+                    level = Some(Level::Depth(d.map_err(|e| out_of_range(key, value, e))?));
                 }
                 "nodes" => {
-                    let n = value.parse::<u64>().ok().filter(|&n| n > 0);
-                    level = Some(Level::Nodes(n.ok_or_else(|| bad(key, value))?));
+                    let n = limits::NODES.parse(value);
+                    level = Some(Level::Nodes(n.map_err(|e| out_of_range(key, value, e))?));
                 }
                 "movetime" | "move-time" => {
-                    level = Some(Level::MoveTime(parse_seconds(key, value)?));
+                    let t = limits::MOVE_TIME.parse_duration(value);
+                    level = Some(Level::MoveTime(t.map_err(|e| out_of_range(key, value, e))?));
                 }
                 _ => params.push((key.to_string(), value.to_string())),
             }
@@ -214,10 +226,17 @@ mod tests {
         );
         assert_eq!(
             PlayerSpec::parse("depth=x", true, &damas, 0),
-            Err(SpecError::BadValue {
+            Err(SpecError::OutOfRange {
                 key: "depth".into(),
-                value: "x".into()
+                value: "x".into(),
+                expected: "a whole number from 1 to 120".into()
             })
+        );
+        assert_eq!(
+            PlayerSpec::parse("depth=1000", true, &damas, 0)
+                .expect_err("past the search's depth")
+                .to_string(),
+            "bad value '1000' for depth (expected a whole number from 1 to 120)"
         );
         assert_eq!(
             PlayerSpec::parse("name=B", false, &damas, 1),
