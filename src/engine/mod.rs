@@ -2,6 +2,7 @@
 //! and progress as text out. The command line and the protocol talk only to this.
 
 pub mod book;
+pub mod limits;
 mod score;
 
 pub use score::{parse_score, score_text};
