@@ -109,6 +109,23 @@ enum Command {
     Book(crate::app::book::BookArgs),
     /// Play engines against each other over the Hub protocol.
     Match(crate::app::tournament::cli::MatchArgs),
+    /// Play the engine against itself and record every position, for `damas train`.
+    Selfplay(crate::app::selfplay::SelfplayArgs),
+    /// Fit the trained evaluation's weights to self-play data.
+    Train(crate::app::train::TrainArgs),
+    /// Print a position's static evaluation and its main terms.
+    Eval {
+        #[arg(long, default_value = "english")]
+        variant: String,
+        /// PDN FEN (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Weights to use instead of the shipped ones.
+        #[arg(long)]
+        eval_file: Option<std::path::PathBuf>,
+        #[arg(long = "option")]
+        options: Vec<String>,
+    },
     /// Count the move paths of a given depth.
     Perft {
         #[arg(long, default_value = "english")]
@@ -261,6 +278,8 @@ fn run_analyse(
 ) -> Result<(), Failure> {
     let limits = search.limits();
     let mut engine = Engine::new(search.hash);
+    // Allocate the table now: a size the machine cannot give is one line and exit code 2.
+    engine.set_hash(engine.hash_mb())?;
     engine.threads = search.threads;
     engine.multipv = multipv;
     // Analysis shows what the search thinks, never a book move.
@@ -323,6 +342,29 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Hub { log } => run_hub(log.as_deref()),
         Command::Book(args) => Ok(crate::app::book::run(args)?),
         Command::Match(args) => Ok(crate::app::tournament::cli::run(args)?),
+        Command::Selfplay(args) => {
+            crate::app::selfplay::run(args).map_err(|e| Failure(e.to_string()))
+        }
+        Command::Train(args) => crate::app::train::run(args).map_err(|e| Failure(e.to_string())),
+        Command::Eval {
+            variant,
+            fen,
+            eval_file,
+            options,
+        } => {
+            let v = variant_with_options(&variant, &options)?;
+            let mut engine = Engine::new(1);
+            if let Some(path) = &eval_file {
+                engine
+                    .load_eval_file(v, path)
+                    .map_err(|e| Failure(e.to_string()))?;
+            }
+            let weights = eval_file.is_some().then(|| engine.weights_for(v)).flatten();
+            let text = crate::app::train::eval(v, fen.as_deref(), weights)
+                .map_err(|e| Failure(e.to_string()))?;
+            print!("{text}");
+            Ok(())
+        }
         Command::Analyse {
             variant,
             fen,

@@ -6,5 +6,7 @@ pub mod bench;
 pub mod book;
 pub mod hub;
 pub mod play;
+pub mod selfplay;
 pub mod terminal;
 pub mod tournament;
+pub mod train;

@@ -32,6 +32,7 @@ pub trait Word:
     fn popcount(self) -> u32;
     fn lsb(self) -> u32;
     fn from_u128(x: u128) -> Self;
+    fn to_u128(self) -> u128;
 }
 
 macro_rules! impl_word {
@@ -46,6 +47,10 @@ macro_rules! impl_word {
             #[inline(always)]
             fn lsb(self) -> u32 {
                 self.trailing_zeros()
+            }
+            #[inline(always)]
+            fn to_u128(self) -> u128 {
+                self as u128
             }
             #[inline(always)]
             fn from_u128(x: u128) -> Self {

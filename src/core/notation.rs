@@ -19,7 +19,24 @@ pub enum NotationError {
     BadSide(String),
     BadSquare(String),
     BadSection(String),
-    BadBoardString { expected: usize, found: usize },
+    /// A FEN gives one colour's pieces twice.
+    RepeatedSection {
+        section: String,
+        color: Color,
+    },
+    /// A FEN lacks one colour's section.
+    MissingSection(Color),
+    /// A FEN item that is not a square, a range or a marked square.
+    BadFenItem {
+        section: String,
+        item: String,
+    },
+    /// A FEN names one square twice.
+    RepeatedSquare(String),
+    BadBoardString {
+        expected: usize,
+        found: usize,
+    },
     BadBoardChar(char),
     BadMove(String),
     IllegalMove(String),
@@ -33,7 +50,23 @@ impl fmt::Display for NotationError {
             NotationError::Empty => write!(f, "empty text"),
             NotationError::BadSide(s) => write!(f, "bad side to move '{s}' (expected W or B)"),
             NotationError::BadSquare(s) => write!(f, "bad square '{s}'"),
-            NotationError::BadSection(s) => write!(f, "bad FEN section '{s}'"),
+            NotationError::BadSection(s) => write!(
+                f,
+                "bad FEN section '{s}' (expected W or B followed by squares)"
+            ),
+            NotationError::RepeatedSection { section, color } => write!(
+                f,
+                "FEN section '{section}' gives the {} pieces a second time",
+                color.name()
+            ),
+            NotationError::MissingSection(c) => write!(f, "FEN has no {} section", c.name()),
+            NotationError::BadFenItem { section, item } if item.is_empty() => {
+                write!(f, "empty square list item in FEN section '{section}'")
+            }
+            NotationError::BadFenItem { section, item } => {
+                write!(f, "bad square '{item}' in FEN section '{section}'")
+            }
+            NotationError::RepeatedSquare(s) => write!(f, "square {s} is listed twice in the FEN"),
             NotationError::BadBoardString { expected, found } => write!(
                 f,
                 "board string has {found} squares, this variant has {expected}"
@@ -154,54 +187,74 @@ pub fn parse_square<R: Rules>(s: &str) -> Result<Square, NotationError> {
 }
 
 /// Parse a PDN FEN such as `W:W31-35,K45:B1-20` (ranges and `K` for kings; `P` marks a
-/// parachutist in Parachute checkers).
+/// parachutist in Parachute checkers) and check the position against the variant's rules.
 pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>, NotationError> {
-    let t = text.trim().trim_matches('"').trim().trim_end_matches('.');
+    Ok(Position::from_setup(&parse_fen_setup::<R>(text)?)?)
+}
+
+/// Read a PDN FEN into a setup without checking it against the rules. The grammar is
+/// strict: the side to move (`W` or `B`), then exactly one white and one black section
+/// (either order), each a colour letter and a comma-separated list of squares, ranges
+/// (`1-5`) and `K`/`P`-marked squares; no blanks inside. Surrounding quotes and one final
+/// `.` are allowed. Anything else is an error naming the part that breaks the grammar.
+pub fn parse_fen_setup<R: Rules>(text: &str) -> Result<Setup<WordOf<R>>, NotationError> {
+    let t = text.trim().trim_matches('"').trim();
+    let t = t.strip_suffix('.').unwrap_or(t);
     if t.is_empty() {
         return Err(NotationError::Empty);
     }
     let mut parts = t.split(':');
-    let side = match parts.next().map(str::trim) {
+    let side = match parts.next() {
         Some("W") | Some("w") => Color::White,
         Some("B") | Some("b") => Color::Black,
         Some(s) => return Err(NotationError::BadSide(s.to_string())),
         None => return Err(NotationError::Empty),
     };
     let mut setup = Setup::<WordOf<R>>::empty(side);
+    let mut seen = [false; 2];
     for part in parts {
-        let part = part.trim();
-        if part.is_empty() {
-            continue;
-        }
-        let color = match part.as_bytes()[0] {
-            b'W' | b'w' => Color::White,
-            b'B' | b'b' => Color::Black,
-            // Other PDN sections (such as a move number) carry no pieces.
-            _ if part.starts_with(|c: char| c.is_ascii_digit()) => continue,
+        let color = match part.as_bytes().first() {
+            Some(b'W') | Some(b'w') => Color::White,
+            Some(b'B') | Some(b'b') => Color::Black,
             _ => return Err(NotationError::BadSection(part.to_string())),
         };
-        for item in part[1..].split(',') {
-            let item = item.trim();
-            if item.is_empty() {
-                continue;
-            }
-            let (kind, rest) = match item.as_bytes()[0] {
-                b'K' => (Kind::King, &item[1..]),
-                b'P' => (Kind::Parachutist, &item[1..]),
-                _ => (Kind::Man, item),
+        if std::mem::replace(&mut seen[color.index()], true) {
+            return Err(NotationError::RepeatedSection {
+                section: part.to_string(),
+                color,
+            });
+        }
+        let list = &part[1..];
+        if list.is_empty() {
+            continue;
+        }
+        for item in list.split(',') {
+            let bad = || NotationError::BadFenItem {
+                section: part.to_string(),
+                item: item.to_string(),
+            };
+            let (kind, rest) = match item.as_bytes().first() {
+                Some(b'K') => (Kind::King, &item[1..]),
+                Some(b'P') => (Kind::Parachutist, &item[1..]),
+                Some(_) => (Kind::Man, item),
+                None => return Err(bad()),
             };
             let piece = Piece::new(color, kind);
             let mut put = |sq: Square| -> Result<(), NotationError> {
                 if setup.piece_at(sq).is_some() {
-                    return Err(NotationError::Position(PositionError::BothColors));
+                    return Err(NotationError::RepeatedSquare(square_name::<R>(sq)));
                 }
                 setup.put(sq, piece);
                 Ok(())
             };
+            let number = |n: &str| -> Result<u32, NotationError> {
+                if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit()) {
+                    return Err(bad());
+                }
+                n.parse().map_err(|_| bad())
+            };
             if let Some((a, b)) = rest.split_once('-') {
-                let bad = || NotationError::BadSquare(item.to_string());
-                let a: u32 = a.trim().parse().map_err(|_| bad())?;
-                let b: u32 = b.trim().parse().map_err(|_| bad())?;
+                let (a, b) = (number(a)?, number(b)?);
                 if a > b || R::NUMBERING == Numbering::Algebraic {
                     return Err(bad());
                 }
@@ -209,11 +262,19 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>, NotationError> {
                     put(square_from_number::<R>(n).ok_or_else(bad)?)?;
                 }
             } else {
-                put(parse_square::<R>(rest.trim())?)?;
+                if rest.is_empty() || !rest.bytes().all(|c| c.is_ascii_alphanumeric()) {
+                    return Err(bad());
+                }
+                put(parse_square::<R>(rest).map_err(|_| bad())?)?;
             }
         }
     }
-    Ok(Position::from_setup(&setup)?)
+    for c in [Color::White, Color::Black] {
+        if !seen[c.index()] {
+            return Err(NotationError::MissingSection(c));
+        }
+    }
+    Ok(setup)
 }
 
 /// Write a PDN FEN, squares in the variant's numbering order.

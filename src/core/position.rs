@@ -7,8 +7,9 @@ use crate::core::bitboard::{Bitboard, Word};
 use crate::core::color::Color;
 use crate::core::geometry::Geometry;
 use crate::core::mv::Move;
+use crate::core::notation::square_name;
 use crate::core::piece::{Kind, Piece};
-use crate::core::rules::Rules;
+use crate::core::rules::{Promotion, Rules};
 use crate::core::square::Square;
 use crate::core::zobrist;
 
@@ -74,7 +75,7 @@ impl<W: Word> Setup<W> {
 }
 
 /// Why a setup is not a position of its variant.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PositionError {
     /// A piece stands on a square that is not part of the board.
     OffBoard,
@@ -83,9 +84,16 @@ pub enum PositionError {
     /// A king or parachutist mark without a piece under it, or both marks on one square.
     BadKind,
     /// More pieces than the side starts with.
-    TooManyPieces(Color),
+    TooManyPieces { color: Color, count: u32, max: u32 },
     /// Parachutists in a variant that has none.
     NoParachutists,
+    /// Kings in a variant whose men are never crowned.
+    NoKings,
+    /// A side without any piece: no game starts or goes on from there.
+    NoPieces(Color),
+    /// A man on one of its own crowning squares, where the rules never leave a man (it is
+    /// crowned on arrival); the square as the variant writes it.
+    ManOnCrowningSquare { color: Color, square: String },
 }
 
 impl fmt::Display for PositionError {
@@ -94,10 +102,21 @@ impl fmt::Display for PositionError {
             PositionError::OffBoard => write!(f, "a piece stands off the board"),
             PositionError::BothColors => write!(f, "a square holds pieces of both colours"),
             PositionError::BadKind => write!(f, "inconsistent piece kinds"),
-            PositionError::TooManyPieces(c) => {
-                write!(f, "{} has more pieces than it starts with", c.name())
-            }
+            PositionError::TooManyPieces { color, count, max } => write!(
+                f,
+                "{} has {count} pieces, more than the {max} it starts with",
+                color.name()
+            ),
             PositionError::NoParachutists => write!(f, "this variant has no parachutists"),
+            PositionError::NoKings => {
+                write!(f, "this variant has no kings (men are never crowned)")
+            }
+            PositionError::NoPieces(c) => write!(f, "{} has no pieces", c.name()),
+            PositionError::ManOnCrowningSquare { color, square } => write!(
+                f,
+                "a {} man on {square}, a square where it would have been crowned",
+                color.name()
+            ),
         }
     }
 }
@@ -179,10 +198,33 @@ impl<R: Rules> Position<R> {
         if !R::PARACHUTISTS && s.parachutists.any() {
             return Err(PositionError::NoParachutists);
         }
+        if R::PROMOTION == Promotion::Never && s.kings.any() {
+            return Err(PositionError::NoKings);
+        }
         for c in [Color::White, Color::Black] {
-            let start = (R::START_MEN[c.index()] | R::START_PARACHUTISTS[c.index()]).count_ones();
-            if s.by_color[c.index()].count() > start {
-                return Err(PositionError::TooManyPieces(c));
+            let max = (R::START_MEN[c.index()] | R::START_PARACHUTISTS[c.index()]).count_ones();
+            let count = s.by_color[c.index()].count();
+            if count > max {
+                return Err(PositionError::TooManyPieces {
+                    color: c,
+                    count,
+                    max,
+                });
+            }
+            if count == 0 {
+                return Err(PositionError::NoPieces(c));
+            }
+        }
+        if R::PROMOTION != Promotion::Never {
+            for c in [Color::White, Color::Black] {
+                let crowning = Bitboard(<R::G as Geometry>::mask(R::PROMOTION_SQUARES[c.index()]));
+                let men = s.by_color[c.index()] & !s.kings & !s.parachutists;
+                if let Some(sq) = (men & crowning).into_iter().next() {
+                    return Err(PositionError::ManOnCrowningSquare {
+                        color: c,
+                        square: square_name::<R>(sq),
+                    });
+                }
             }
         }
         Ok(Self::from_setup_unchecked(s))

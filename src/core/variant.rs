@@ -40,8 +40,8 @@ macro_rules! for_each_variant {
                 Parachute = $crate::core::rules::Parachute: "parachute";
             }
             options {
-                EnglishFreeCapture = $crate::core::rules::English<false>: English "mandatory-capture" false;
-                TurkishCrownContinues = $crate::core::rules::Turkish<true>: Turkish "crown-continues" true;
+                EnglishFreeCapture = $crate::core::rules::EnglishRules<false>: English "mandatory-capture" false;
+                TurkishCrownContinues = $crate::core::rules::TurkishRules<true>: Turkish "crown-continues" true;
             }
         }
     };
@@ -156,6 +156,15 @@ impl Variant {
             .iter()
             .find(|o| o.0 == self)
             .map_or(self, |o| o.1)
+    }
+
+    /// The name with the options that differ from their defaults (`english`,
+    /// `english mandatory-capture=false`): what data files made for one rule set carry.
+    pub fn key(self) -> String {
+        match Variant::OPTIONS.iter().find(|o| o.0 == self) {
+            Some(&(_, _, option, value)) => format!("{} {option}={value}", self.name()),
+            None => self.name().to_string(),
+        }
     }
 
     /// The options this variant takes, with their current values.

@@ -4,12 +4,13 @@
 pub mod book;
 pub mod limits;
 mod score;
+pub mod weights;
 
 pub use score::{parse_score, score_text};
 
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use book::Book;
@@ -24,6 +25,7 @@ use crate::core::rules::Rules;
 use crate::core::variant::Variant;
 use crate::search::eval::Score;
 use crate::search::limits::Limits;
+use crate::search::trained::{TrainedWeights, WeightsError};
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, plies_to_end, Control, Info, Job};
 use crate::with_rules;
@@ -50,6 +52,10 @@ pub enum EngineError {
     },
     /// The side to move has no legal move: the game is over.
     NoLegalMove,
+    /// A hash table of this many MB cannot be allocated.
+    HashAllocation {
+        megabytes: usize,
+    },
 }
 
 impl fmt::Display for EngineError {
@@ -64,6 +70,9 @@ impl fmt::Display for EngineError {
                 write!(f, "move {} '{text}': {reason}", index + 1)
             }
             EngineError::NoLegalMove => write!(f, "no legal move: the game is over"),
+            EngineError::HashAllocation { megabytes } => {
+                write!(f, "cannot allocate {megabytes} MB for the hash table")
+            }
         }
     }
 }
@@ -76,7 +85,11 @@ pub struct TextInfo {
     pub depth: u32,
     pub seldepth: u32,
     pub mean_depth: f64,
+    /// Which of the best lines this is (1: the best).
     pub multipv: usize,
+    /// How many best lines the search reports (the engine's `multipv`): with more than one,
+    /// every line says which it is, the best one too.
+    pub lines: usize,
     pub score: Score,
     pub nodes: u64,
     pub time: Duration,
@@ -108,7 +121,7 @@ impl TextInfo {
             self.time.as_secs_f64(),
             self.nps() as f64 / 1e6,
         );
-        if self.multipv > 1 {
+        if self.lines > 1 {
             s.push_str(&format!(" multipv={}", self.multipv));
         }
         s.push_str(&format!(" pv=\"{}\"", self.pv.join(" ")));
@@ -132,7 +145,8 @@ pub struct Done {
 
 /// Search settings kept between searches.
 pub struct Engine {
-    tt: TranspositionTable,
+    /// Allocated when first needed (or by [`Engine::set_hash`]), so an idle engine is small.
+    tt: OnceLock<TranspositionTable>,
     /// The variant whose positions the table holds (`Variant as usize + 1`; 0: none). The
     /// hash covers pieces and side to move only, so another rule set must not read them.
     tt_variant: AtomicUsize,
@@ -148,6 +162,8 @@ pub struct Engine {
     pub book_margin: f64,
     /// A book used instead of the shipped one for its variant.
     pub book_file: Option<Arc<Book>>,
+    /// Trained weights used instead of the shipped ones for their variant (`eval-file`).
+    pub eval_file: Option<(Variant, Arc<TrainedWeights>)>,
 }
 
 /// Default of [`Engine::book_margin`], in men. Narrow on purpose: the book's scores come from
@@ -188,35 +204,99 @@ pub fn line<R: Rules, S: AsRef<str>>(
 }
 
 impl Engine {
+    /// An engine with a hash table of `hash_mb` MB, allocated when the first search needs
+    /// it (smaller if that much cannot be had then; [`Engine::set_hash`] says so).
     pub fn new(hash_mb: usize) -> Self {
         Engine {
-            tt: TranspositionTable::new(hash_mb),
+            tt: OnceLock::new(),
             tt_variant: AtomicUsize::new(0),
-            hash_mb,
+            hash_mb: hash_mb.max(1),
             threads: 1,
             multipv: 1,
             draw: None,
             book: true,
             book_margin: DEFAULT_BOOK_MARGIN,
             book_file: None,
+            eval_file: None,
         }
     }
 
-    /// Resize the hash table (its contents are lost).
-    pub fn set_hash(&mut self, mb: usize) {
-        if mb != self.hash_mb {
-            self.tt = TranspositionTable::new(mb);
-            self.hash_mb = mb;
+    /// Allocate a hash table of `mb` MB now (its contents are lost), freeing the old table
+    /// first so that the two never take memory together. Nothing happens when the table
+    /// already has that size.
+    ///
+    /// When `mb` MB cannot be allocated, the engine goes on with a table of its previous
+    /// size (or the largest below it that can be had; [`Engine::hash_mb`] tells) and the
+    /// error says how much was asked for.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), EngineError> {
+        let mb = mb.max(1);
+        if mb == self.hash_mb && self.tt.get().is_some() {
+            return Ok(());
         }
+        let previous = self.hash_mb;
+        self.tt = OnceLock::new();
+        self.tt_variant.store(0, Ordering::Relaxed);
+        let (table, result) = match TranspositionTable::try_new(mb) {
+            Ok(t) => {
+                self.hash_mb = mb;
+                (Some(t), Ok(()))
+            }
+            Err(e) => {
+                let kept = TranspositionTable::with_fallback(previous.min(mb));
+                self.hash_mb = kept
+                    .as_ref()
+                    .map_or(1, |t| previous.min(mb).min(t.megabytes()).max(1));
+                let error = EngineError::HashAllocation {
+                    megabytes: e.megabytes,
+                };
+                (kept, Err(error))
+            }
+        };
+        if let Some(t) = table {
+            let _ = self.tt.set(t);
+        }
+        result
     }
 
+    /// The hash table's size in MB, as asked for (the table itself is the largest power of
+    /// two of 64-byte buckets that fits).
     pub fn hash_mb(&self) -> usize {
         self.hash_mb
     }
 
+    /// The hash table, allocated on first use.
+    fn table(&self) -> &TranspositionTable {
+        self.tt
+            .get_or_init(|| TranspositionTable::new(self.hash_mb))
+    }
+
     /// Forget what earlier searches learnt (a new game; a reproducible benchmark).
     pub fn clear(&self) {
-        self.tt.clear();
+        if let Some(t) = self.tt.get() {
+            t.clear();
+        }
+    }
+
+    /// The trained weights this engine evaluates `variant` with, if any.
+    pub fn weights_for(&self, variant: Variant) -> Option<&TrainedWeights> {
+        match &self.eval_file {
+            Some((v, w)) if *v == variant => Some(w),
+            _ => weights::shipped(variant),
+        }
+    }
+
+    /// Read weights for `variant` from `path` and evaluate with them from now on.
+    pub fn load_eval_file(
+        &mut self,
+        variant: Variant,
+        path: &std::path::Path,
+    ) -> Result<(), WeightsError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| WeightsError::Io(format!("{}: {e}", path.display())))?;
+        let w = with_rules!(variant, R => TrainedWeights::from_bytes::<R>(&bytes, &variant.key()))?;
+        self.eval_file = Some((variant, Arc::new(w)));
+        self.tt_variant.store(0, Ordering::Relaxed);
+        Ok(())
     }
 
     /// The book this engine plays from in `variant`, if any (loaded on first use).
@@ -259,6 +339,7 @@ impl Engine {
             }
         }
         let job = Job {
+            eval: self.weights_for(variant),
             root: *game.position(),
             history: game.reversible_history(),
             counters: game.counters(),
@@ -273,6 +354,7 @@ impl Engine {
                 seldepth: i.seldepth,
                 mean_depth: i.mean_depth,
                 multipv: i.multipv,
+                lines: self.multipv,
                 score: i.score,
                 nodes: i.nodes,
                 time: i.time,
@@ -285,9 +367,9 @@ impl Engine {
             .swap(variant as usize + 1, Ordering::Relaxed)
             != variant as usize + 1
         {
-            self.tt.clear();
+            self.table().clear();
         }
-        let out = search::search(&job, &self.tt, control, &mut report);
+        let out = search::search(&job, self.table(), control, &mut report);
         let best = out.best.ok_or(EngineError::NoLegalMove)?;
         Ok(Done {
             best: move_text::<R>(&best),
@@ -332,6 +414,7 @@ impl Engine {
             seldepth: 0,
             mean_depth: 0.0,
             multipv: 1,
+            lines: 1,
             score: chosen.score,
             nodes: 0,
             time: control.elapsed(),
@@ -362,6 +445,7 @@ pub fn legal_move_count<S: AsRef<str>>(
 ) -> Result<usize, EngineError> {
     with_rules!(variant, R => line::<R, S>(start, moves, R::DRAW).map(|g| g.position().legal_moves().len()))
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@ use crate::core::geometry::{Geometry, Layout, DELTA};
 use crate::core::movegen::Convention;
 use crate::core::position::{Position, WordOf};
 use crate::core::rules::{Promotion, Rules};
+use crate::search::trained::TrainedWeights;
 
 /// Hundredths of a man.
 pub type Score = i32;
@@ -264,8 +265,33 @@ fn drawish<R: Rules>(strong: &Side, weak: &Side) -> bool {
     }
 }
 
-/// The evaluation of `pos` from the side to move.
-pub fn evaluate<R: Rules>(pos: &Position<R>) -> Score {
+/// The evaluation of `pos` from the side to move: the trained one where there are weights,
+/// the hand-made one otherwise and where every move is a capture (Konane), which material
+/// and patterns cannot judge. Endings the stronger side cannot usually win are pulled
+/// toward 0 either way.
+#[inline]
+pub fn evaluate<R: Rules>(pos: &Position<R>, trained: Option<&TrainedWeights>) -> Score {
+    match trained {
+        Some(w) if !R::CAPTURES_ONLY => {
+            let score = crate::search::trained::evaluate(pos, w);
+            if R::LOSER_WINS || !R::HAS_KINGS {
+                return score;
+            }
+            let us = pos.side_to_move();
+            let (a, b) = (side(pos, us), side(pos, us.opposite()));
+            let (s, weak) = if score > 0 { (&a, &b) } else { (&b, &a) };
+            if drawish::<R>(s, weak) {
+                score / R::W.drawish_divisor
+            } else {
+                score
+            }
+        }
+        _ => hand_made(pos),
+    }
+}
+
+/// The hand-made evaluation of `pos` from the side to move.
+pub fn hand_made<R: Rules>(pos: &Position<R>) -> Score {
     let us = pos.side_to_move();
     let a = side(pos, us);
     let b = side(pos, us.opposite());
@@ -300,24 +326,24 @@ mod tests {
 
     #[test]
     fn start_positions_are_level() {
-        assert_eq!(evaluate(&Position::<English>::start()), 0);
-        assert_eq!(evaluate(&Position::<International>::start()), 0);
+        assert_eq!(hand_made(&Position::<English>::start()), 0);
+        assert_eq!(hand_made(&Position::<International>::start()), 0);
     }
 
     #[test]
     fn a_man_up_is_about_a_man() {
         let p: Position<English> = parse_fen("W:W21,22,23:B1,2").expect("fen");
-        let s = evaluate(&p);
+        let s = hand_made(&p);
         assert!((60..=160).contains(&s), "{s}");
         let p: Position<English> = parse_fen("B:W21,22,23:B1,2").expect("fen");
-        assert!(evaluate(&p) < -60);
+        assert!(hand_made(&p) < -60);
     }
 
     #[test]
     fn one_king_each_is_near_zero() {
         let p: Position<International> = parse_fen("W:WK46:BK5").expect("fen");
-        assert!(evaluate(&p).abs() < 20);
+        assert!(hand_made(&p).abs() < 20);
         let p: Position<International> = parse_fen("W:WK46,K47:BK5").expect("fen");
-        assert!(evaluate(&p).abs() < 60);
+        assert!(hand_made(&p).abs() < 60);
     }
 }

@@ -10,9 +10,12 @@ pub mod eval;
 pub mod limits;
 pub mod ordering;
 pub mod params;
+pub mod trained;
 pub mod tt;
 
+use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crate::core::bitboard::Word;
@@ -25,6 +28,7 @@ use crate::search::eval::{evaluate, Score};
 use crate::search::limits::{Budget, Limits};
 use crate::search::ordering::{pick, MoveOrdering};
 use crate::search::params::*;
+use crate::search::trained::TrainedWeights;
 use crate::search::tt::{Bound, TranspositionTable};
 
 /// The score of a side that wins now; a win in `n` plies scores `MATE - n`.
@@ -156,6 +160,8 @@ pub struct Job<'a, R: Rules> {
     pub threads: usize,
     /// How many best lines to report (analysis); 1 for play.
     pub multipv: usize,
+    /// Trained weights for this variant; `None`: the hand-made evaluation.
+    pub eval: Option<&'a TrainedWeights>,
 }
 
 /// What the search found.
@@ -180,6 +186,20 @@ struct RootMove<W: Word> {
     pv: Vec<Move<W>>,
 }
 
+/// The threads that search when `requested` are asked for: as many, but no more than the
+/// machine runs at once.
+///
+/// Lazy SMP threads beyond the cores add no search, only waiting: the main thread, which
+/// watches the clock every 1,024 nodes, would get a slice of a core now and then and see the
+/// deadline late, and a stop would wait for every thread to be scheduled again (at 256
+/// threads on two cores, 0.1 s a move took 2.4 s).
+pub fn search_threads(requested: usize) -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let cores =
+        *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get));
+    requested.clamp(1, cores.max(1))
+}
+
 /// Search `job`, sharing `tt` between its threads; returns when a limit is reached or
 /// `control` is stopped (for an infinite or pondering search: only when stopped).
 pub fn search<R: Rules>(
@@ -190,7 +210,7 @@ pub fn search<R: Rules>(
 ) -> Outcome<WordOf<R>> {
     tt.new_search();
     let budget = job.limits.budget();
-    let helpers = job.threads.max(1) - 1;
+    let helpers = search_threads(job.threads) - 1;
     let outcome = std::thread::scope(|s| {
         let mut handles = Vec::new();
         for id in 1..=helpers {
@@ -226,6 +246,7 @@ pub fn search<R: Rules>(
 
 struct Worker<'a, R: Rules> {
     id: usize,
+    eval: Option<&'a TrainedWeights>,
     root: Position<R>,
     tt: &'a TranspositionTable,
     control: &'a Control,
@@ -252,7 +273,7 @@ struct Worker<'a, R: Rules> {
 
 impl<'a, R: Rules> Worker<'a, R> {
     fn new(
-        job: &Job<'_, R>,
+        job: &Job<'a, R>,
         tt: &'a TranspositionTable,
         control: &'a Control,
         budget: Budget,
@@ -278,6 +299,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             .collect();
         Worker {
             id,
+            eval: job.eval,
             root: job.root,
             tt,
             control,
@@ -331,11 +353,20 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
         if let Some(hard) = self.budget.hard {
-            if !self.control.pondering() && self.control.clock_elapsed() >= hard {
+            // A forced move on the clock is played at once, also when a ponder hit turns a
+            // ponder search into one mid-iteration.
+            if !self.control.pondering()
+                && (self.control.clock_elapsed() >= hard || self.forced_on_the_clock())
+            {
                 self.control.stop();
                 self.stopped = true;
             }
         }
+    }
+
+    /// One legal move at the root, and a clock (not a depth) to stop the search.
+    fn forced_on_the_clock(&self) -> bool {
+        self.budget.hard.is_some() && self.root_moves.len() == 1 && self.limits.depth.is_none()
     }
 
     fn iterate(&mut self, report: &mut dyn Report<WordOf<R>>) -> Outcome<WordOf<R>> {
@@ -429,7 +460,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             return false;
         }
         // A forced move on the clock: play it at once.
-        if self.budget.hard.is_some() && self.root_moves.len() == 1 && self.limits.depth.is_none() {
+        if self.forced_on_the_clock() {
             return true;
         }
         // The next iteration takes a few times as long as this one.
@@ -746,14 +777,14 @@ impl<'a, R: Rules> Worker<'a, R> {
                 pos.count_quiet() > 0
             };
             return if has_move || ply >= MAX_PLY {
-                evaluate(pos)
+                evaluate(pos, self.eval)
             } else {
                 self.terminal(ply)
             };
         }
         let mut best = -INFINITY;
         if !R::MANDATORY_CAPTURE {
-            best = evaluate(pos);
+            best = evaluate(pos, self.eval);
             if best >= beta {
                 self.lists[ply] = moves;
                 return best;

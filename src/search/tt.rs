@@ -4,8 +4,16 @@
 //! from two threads reads back as a miss rather than as a wrong hit. Four entries make a
 //! 64-byte bucket; a bucket is chosen by the hash, and replacement prefers shallow and
 //! old entries.
+//!
+//! The memory is asked for fallibly and zeroed by the allocator, which on Linux maps fresh
+//! zero pages only when they are first written: a table costs resident memory as the
+//! search fills it, not when it is sized, and a size that cannot be had is an error, never
+//! an abort.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::alloc::{self, Layout};
+use std::fmt;
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// What an entry's score says about the true score.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -34,10 +42,94 @@ struct Bucket {
     words: [AtomicU64; 2 * ENTRIES],
 }
 
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+const MB: usize = 1 << 20;
+
+/// The largest table size accepted, in MB; bigger requests are refused before any
+/// allocation is tried.
+pub const MAX_MEGABYTES: usize = 1 << 20;
+
+/// A table of the size asked for could not be allocated.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct AllocError {
+    pub megabytes: usize,
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot allocate {} MB", self.megabytes)
+    }
+}
+
+impl std::error::Error for AllocError {}
+
+/// Zeroed memory holding `len` 64-byte-aligned buckets, freed when dropped.
+///
+/// It is allocated with the alignment of a word (the allocator's `calloc` path, which hands
+/// out fresh zero pages untouched) and 64 bytes more, and the buckets start at the first
+/// 64-byte boundary inside, so that no bucket straddles two cache lines.
+struct Buckets {
+    base: NonNull<u8>,
+    layout: Layout,
+    first: NonNull<Bucket>,
+    len: usize,
+}
+
+// SAFETY: the memory is owned by `Buckets` alone and only reached through `&[Bucket]`,
+// whose atomics may be shared and sent between threads.
+unsafe impl Send for Buckets {}
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    fn allocate(len: usize) -> Option<Buckets> {
+        let bytes = len.checked_mul(BUCKET_BYTES)?.checked_add(BUCKET_BYTES)?;
+        let layout = Layout::from_size_align(bytes, std::mem::align_of::<u64>()).ok()?;
+        // SAFETY: the layout's size is not zero.
+        let base = NonNull::new(unsafe { alloc::alloc_zeroed(layout) })?;
+        let offset = base.as_ptr().align_offset(BUCKET_BYTES);
+        if offset >= BUCKET_BYTES {
+            // SAFETY: allocated just above with this layout.
+            unsafe { alloc::dealloc(base.as_ptr(), layout) };
+            return None;
+        }
+        // SAFETY: `offset < 64`, and the 64 spare bytes keep `len` buckets inside the block.
+        let first = unsafe { NonNull::new_unchecked(base.as_ptr().add(offset) as *mut Bucket) };
+        Some(Buckets {
+            base,
+            layout,
+            first,
+            len,
+        })
+    }
+
+    fn as_slice(&self) -> &[Bucket] {
+        // SAFETY: `first` is aligned for `Bucket` and `len` buckets lie inside the block,
+        // zeroed at allocation; all-zero bytes are valid atomics, which are only ever
+        // changed through shared references.
+        unsafe { std::slice::from_raw_parts(self.first.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `Buckets::allocate` with this layout, freed once.
+        unsafe { alloc::dealloc(self.base.as_ptr(), self.layout) };
+    }
+}
+
 /// A lock-free hash table of search results, sized in megabytes.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    memory: Buckets,
     generation: AtomicU8,
+    /// Whether anything was stored since the table was allocated or cleared: clearing an
+    /// unused table must not touch (and so make resident) its pages.
+    written: AtomicBool,
+}
+
+/// Buckets in a table of at most `megabytes` MB: a power of two, at least one.
+fn bucket_count(megabytes: usize) -> Option<usize> {
+    let buckets = megabytes.max(1).checked_mul(MB)? / BUCKET_BYTES;
+    Some(1usize << (usize::BITS - 1 - buckets.leading_zeros()))
 }
 
 fn pack(move_index: Option<u8>, depth: i32, bound: Bound, generation: u8, score: i32) -> u64 {
@@ -66,34 +158,71 @@ fn unpack(data: u64) -> Option<(Entry, u8)> {
 }
 
 impl TranspositionTable {
-    /// A table of at most `megabytes` MB (rounded down to a power of two buckets; at least one).
-    pub fn new(megabytes: usize) -> Self {
-        let bytes = megabytes.max(1) * 1024 * 1024;
-        let mut n = 1usize;
-        while n * 2 * std::mem::size_of::<Bucket>() <= bytes {
-            n *= 2;
+    /// A table of at most `megabytes` MB (rounded down to a power of two buckets; at least
+    /// one MB), or an error when the memory cannot be had.
+    pub fn try_new(megabytes: usize) -> Result<Self, AllocError> {
+        let fail = AllocError { megabytes };
+        if megabytes > MAX_MEGABYTES {
+            return Err(fail);
         }
-        let buckets = (0..n)
-            .map(|_| Bucket {
-                words: Default::default(),
-            })
-            .collect();
-        TranspositionTable {
-            buckets,
+        let len = bucket_count(megabytes).ok_or(fail)?;
+        let memory = Buckets::allocate(len).ok_or(fail)?;
+        Ok(TranspositionTable {
+            memory,
             generation: AtomicU8::new(0),
+            written: AtomicBool::new(false),
+        })
+    }
+
+    /// A table of at most `megabytes` MB, or of the largest size below that can be had
+    /// (halving down to 1 MB); `None` only when not even 1 MB can be allocated.
+    pub fn with_fallback(megabytes: usize) -> Option<Self> {
+        let mut mb = megabytes.clamp(1, MAX_MEGABYTES);
+        loop {
+            match TranspositionTable::try_new(mb) {
+                Ok(t) => return Some(t),
+                Err(_) if mb > 1 => mb /= 2,
+                Err(_) => return None,
+            }
         }
+    }
+
+    /// A table of at most `megabytes` MB, smaller if that much cannot be had.
+    ///
+    /// # Panics
+    ///
+    /// When not even 1 MB can be allocated.
+    pub fn new(megabytes: usize) -> Self {
+        match TranspositionTable::with_fallback(megabytes) {
+            Some(t) => t,
+            None => panic!("cannot allocate a 1 MB hash table"),
+        }
+    }
+
+    fn buckets(&self) -> &[Bucket] {
+        self.memory.as_slice()
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.memory.len * BUCKET_BYTES
     }
 
-    /// Forget everything (a new game).
+    /// Size in MB (whole; a table is always at least 1 MB).
+    pub fn megabytes(&self) -> usize {
+        self.bytes() / MB
+    }
+
+    /// Forget everything (a new game). Only words holding data are written, so pages the
+    /// search never reached stay unmapped.
     pub fn clear(&self) {
-        for b in &self.buckets {
-            for w in &b.words {
-                w.store(0, Ordering::Relaxed);
+        if self.written.swap(false, Ordering::Relaxed) {
+            for b in self.buckets() {
+                for w in &b.words {
+                    if w.load(Ordering::Relaxed) != 0 {
+                        w.store(0, Ordering::Relaxed);
+                    }
+                }
             }
         }
         self.generation.store(0, Ordering::Relaxed);
@@ -105,8 +234,9 @@ impl TranspositionTable {
     }
 
     fn bucket(&self, hash: u64) -> &Bucket {
-        let i = ((hash as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        let buckets = self.buckets();
+        let i = ((hash as u128 * buckets.len() as u128) >> 64) as usize;
+        &buckets[i]
     }
 
     pub fn probe(&self, hash: u64) -> Option<Entry> {
@@ -124,6 +254,9 @@ impl TranspositionTable {
     }
 
     pub fn store(&self, hash: u64, move_index: Option<u8>, depth: i32, bound: Bound, score: i32) {
+        if !self.written.load(Ordering::Relaxed) {
+            self.written.store(true, Ordering::Relaxed);
+        }
         let generation = self.generation.load(Ordering::Relaxed) & 0x3f;
         let b = self.bucket(hash);
         let mut victim = 0;
@@ -161,9 +294,10 @@ impl TranspositionTable {
     /// Permille of sampled entries written by the current search (the protocol's `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 0x3f;
-        let sample = self.buckets.len().min(250);
+        let buckets = self.buckets();
+        let sample = buckets.len().min(250);
         let mut used = 0;
-        for b in &self.buckets[..sample] {
+        for b in &buckets[..sample] {
             for e in 0..ENTRIES {
                 if let Some((_, g)) = unpack(b.words[2 * e + 1].load(Ordering::Relaxed)) {
                     used += (g == generation) as u32;
@@ -196,7 +330,9 @@ mod tests {
     fn size_is_a_power_of_two_within_the_limit() {
         let tt = TranspositionTable::new(3);
         assert!(tt.bytes() <= 3 * 1024 * 1024);
-        assert!(tt.buckets.len().is_power_of_two());
+        assert!(tt.buckets().len().is_power_of_two());
+        assert_eq!(tt.bytes(), 2 * 1024 * 1024);
+        assert_eq!(tt.megabytes(), 2);
     }
 
     #[test]

@@ -231,7 +231,10 @@ impl Session {
         match m.command.as_str() {
             "hub" => self.handshake(),
             "init" => {
-                self.apply_hash();
+                // The table is sized here; a failure is reported and the session goes on.
+                if let Err(e) = self.apply_hash() {
+                    self.out.error(&e);
+                }
                 // Parse the book now, not in the first search.
                 if self.book && self.book_file.is_none() {
                     let _ = book::shipped(self.variant());
@@ -304,12 +307,23 @@ impl Session {
         self.out.line("wait");
     }
 
-    fn apply_hash(&mut self) {
-        if self.engine.hash_mb() != self.hash_mb {
-            // Only this session holds the engine when no search runs.
-            match Arc::get_mut(&mut self.engine) {
-                Some(e) => e.set_hash(self.hash_mb),
-                None => self.engine = Arc::new(Engine::new(self.hash_mb)),
+    /// Give the engine a table of the size asked for (freeing the old one first). When that
+    /// much memory cannot be had the engine keeps a working table, the `hash` param falls
+    /// back to its size, and the error says so.
+    fn apply_hash(&mut self) -> Result<(), String> {
+        if Arc::get_mut(&mut self.engine).is_none() {
+            // Only this session holds the engine once its search has ended; should a search
+            // thread still hold it, start afresh (the table is allocated on first use).
+            self.engine = Arc::new(Engine::new(self.hash_mb));
+        }
+        let Some(engine) = Arc::get_mut(&mut self.engine) else {
+            return Ok(());
+        };
+        match engine.set_hash(self.hash_mb) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.hash_mb = engine.hash_mb();
+                Err(format!("{e}; keeping {} MB", self.hash_mb))
             }
         }
     }
@@ -328,7 +342,7 @@ impl Session {
             "threads" => self.threads = parse_int(name, value, limits::THREADS)?,
             "hash" => {
                 self.hash_mb = parse_int(name, value, limits::HASH_MB)?;
-                self.apply_hash();
+                self.apply_hash()?;
             }
             "multipv" => self.multipv = parse_int(name, value, limits::MULTIPV)?,
             "ponder" => self.ponder = parse_bool(name, value)?,
@@ -408,7 +422,9 @@ impl Session {
         if mode == "analyze" || mode == "analyse" {
             limits.infinite = true;
         }
-        self.apply_hash();
+        if let Err(e) = self.apply_hash() {
+            self.out.error(&e);
+        }
         if let Some(e) = Arc::get_mut(&mut self.engine) {
             e.threads = self.threads;
             e.book = self.book && !mode.starts_with("analy");

@@ -50,8 +50,10 @@ pub const FULL_BOARD: RuleSet = RuleSet {
 /// English/American checkers (seed 000). `MANDATORY_CAPTURE` is the seed's table option
 /// "mandatory capture" (on by default).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct English<const MANDATORY_CAPTURE: bool = true>;
-impl<const MANDATORY_CAPTURE: bool> Rules for English<MANDATORY_CAPTURE> {
+pub struct EnglishRules<const MANDATORY_CAPTURE: bool>;
+/// English checkers with its options at their defaults.
+pub type English = EnglishRules<true>;
+impl<const MANDATORY_CAPTURE: bool> Rules for EnglishRules<MANDATORY_CAPTURE> {
     type G = Dark8;
     const SET: RuleSet = RuleSet {
         name: "english",
@@ -279,8 +281,10 @@ rules!(
 /// Turkish draughts: orthogonal moves, rook-like kings, immediate removal, no 180° turns.
 /// `CROWN_CONTINUES` is the option that a man crowned mid-capture goes on as a king.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Turkish<const CROWN_CONTINUES: bool = false>;
-impl<const CROWN_CONTINUES: bool> Rules for Turkish<CROWN_CONTINUES> {
+pub struct TurkishRules<const CROWN_CONTINUES: bool>;
+/// Turkish draughts with its options at their defaults.
+pub type Turkish = TurkishRules<false>;
+impl<const CROWN_CONTINUES: bool> Rules for TurkishRules<CROWN_CONTINUES> {
     type G = Full8;
     const SET: RuleSet = RuleSet {
         name: "turkish",

@@ -1,0 +1,383 @@
+//! The trained evaluation: a linear model over sparse features, the same code for every
+//! variant, with weights learnt from the engine's own games (`damas selfplay`, `damas train`).
+//!
+//! Features are read from each side's own frame — the board turned 180° for a side whose men
+//! crown on the first rank — so one weight serves both colours and a position and its
+//! colour-flipped mirror score exactly opposite. Each weight has an opening and an ending
+//! value, blended by the material left. The features:
+//! - a man and a king on each square (material and piece-square values in one);
+//! - each king's mobility (0 is a trapped king), in buckets;
+//! - balance: how evenly a side's men spread over the two wings;
+//! - kings held by each side (the value of the first, second... king);
+//! - the side to move (tempo);
+//! - patterns: the men (own, other or none) on the squares of small windows, 4×4 on
+//!   dark-square boards and 4×2 on full boards, read as one base-3 number that indexes a
+//!   table of its own per window position. Kings count as empty there.
+
+pub mod data;
+pub mod file;
+pub mod train;
+
+use crate::core::bitboard::Word;
+use crate::core::color::Color;
+use crate::core::geometry::{Geometry, Layout, Shape};
+use crate::core::position::{Position, WordOf};
+use crate::core::rules::Rules;
+use crate::search::eval::Score;
+
+pub use file::{TrainedWeights, WeightsError};
+
+/// Most windows a board has (12×12: 25).
+pub const MAX_WINDOWS: usize = 32;
+/// Squares in a window.
+pub const WINDOW_SQUARES: usize = 8;
+/// Entries of one pattern table: 3^8.
+pub const PATTERNS: usize = 6561;
+/// Weights are stored in eighths of a hundredth of a man.
+pub const SCALE: i32 = 8;
+/// Phase runs from 0 (bare ending) to this (all pieces on the board).
+pub const FULL_PHASE: i32 = 256;
+
+pub const MOBILITY_BUCKETS: usize = 16;
+pub const BALANCE_BUCKETS: usize = 8;
+/// Kings held per side counted up to 3.
+pub const KING_COUNT: usize = 4;
+
+/// Offsets of each feature group in the weight vector.
+pub const MAN_SQUARE: usize = 0;
+pub const KING_SQUARE: usize = 128;
+pub const KING_MOBILITY: usize = 256;
+pub const BALANCE: usize = KING_MOBILITY + MOBILITY_BUCKETS;
+pub const KINGS_HELD: usize = BALANCE + BALANCE_BUCKETS;
+pub const TEMPO: usize = KINGS_HELD + KING_COUNT * KING_COUNT;
+pub const PATTERN: usize = TEMPO + 8;
+
+/// The windows of one board layout.
+#[derive(Clone, Copy, Debug)]
+pub struct Windows {
+    pub count: usize,
+    /// Bit index of each square, rank by rank from White's side.
+    pub squares: [[u8; WINDOW_SQUARES]; MAX_WINDOWS],
+    /// The window the board turned 180° maps this one to (its squares in reverse order).
+    pub turned: [u8; MAX_WINDOWS],
+}
+
+const fn window_shape(l: &Layout) -> (u8, u8) {
+    match l.shape {
+        Shape::Dark => (4, 4),
+        _ => (4, 2),
+    }
+}
+
+/// Window origins along a side of `len` squares: every even one, and their mirrors, so the
+/// set is the same seen from either side.
+const fn origins(len: u8, k: u8) -> ([u8; 16], usize) {
+    let mut out = [0u8; 16];
+    let mut n = 0;
+    let mut p = 0;
+    while p + k <= len {
+        let mut q = 0;
+        while q < 2 {
+            let o = if q == 0 { p } else { len - k - p };
+            let mut seen = false;
+            let mut i = 0;
+            while i < n {
+                if out[i] == o {
+                    seen = true;
+                }
+                i += 1;
+            }
+            if !seen {
+                out[n] = o;
+                n += 1;
+            }
+            q += 1;
+        }
+        p += 2;
+    }
+    // Sort, so the windows come in board order.
+    let mut i = 0;
+    while i < n {
+        let mut j = i + 1;
+        while j < n {
+            if out[j] < out[i] {
+                let t = out[i];
+                out[i] = out[j];
+                out[j] = t;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    (out, n)
+}
+
+pub const fn windows(l: &Layout) -> Windows {
+    let (kw, kh) = window_shape(l);
+    let (files, nf) = origins(l.width, kw);
+    let (ranks, nr) = origins(l.height, kh);
+    let mut w = Windows {
+        count: 0,
+        squares: [[0; WINDOW_SQUARES]; MAX_WINDOWS],
+        turned: [0; MAX_WINDOWS],
+    };
+    let mut origin = [(0u8, 0u8); MAX_WINDOWS];
+    let mut ri = 0;
+    while ri < nr {
+        let mut fi = 0;
+        while fi < nf {
+            let (f0, r0) = (files[fi], ranks[ri]);
+            let mut k = 0;
+            let mut r = r0;
+            while r < r0 + kh {
+                let mut f = f0;
+                while f < f0 + kw {
+                    if let Some(bit) = l.index(f as i32, r as i32) {
+                        if k < WINDOW_SQUARES {
+                            w.squares[w.count][k] = bit as u8;
+                        }
+                        k += 1;
+                    }
+                    f += 1;
+                }
+                r += 1;
+            }
+            assert!(k == WINDOW_SQUARES, "a window must hold 8 squares");
+            origin[w.count] = (f0, r0);
+            w.count += 1;
+            fi += 1;
+        }
+        ri += 1;
+    }
+    let mut i = 0;
+    while i < w.count {
+        let (f0, r0) = origin[i];
+        let target = (l.width - kw - f0, l.height - kh - r0);
+        let mut j = 0;
+        while j < w.count {
+            if origin[j].0 == target.0 && origin[j].1 == target.1 {
+                w.turned[i] = j as u8;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    w
+}
+
+/// Bit index of each square's image under a 180° turn.
+const fn turned_squares(l: &Layout) -> [u8; 128] {
+    let mut t = [0u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        if let Some((f, r)) = l.coords(i as u32) {
+            if let Some(j) = l.index(
+                l.width as i32 - 1 - f as i32,
+                l.height as i32 - 1 - r as i32,
+            ) {
+                t[i] = j as u8;
+            }
+        }
+        i += 1;
+    }
+    t
+}
+
+/// Each 8-bit pattern of men read as base-3 digits 0/1, and the same with the squares in
+/// reverse order.
+const fn ternary(reverse: bool) -> [u16; 256] {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut v = 0u16;
+        let mut p = 1u16;
+        let mut i = 0;
+        while i < 8 {
+            let bit = if reverse { 7 - i } else { i };
+            if b & (1 << bit) != 0 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+}
+
+const TERNARY: [u16; 256] = ternary(false);
+const TERNARY_REVERSED: [u16; 256] = ternary(true);
+
+/// What the features need to know of a variant, computed at compile time.
+pub trait Frames: Rules {
+    const WINDOWS: Windows = windows(&Self::G::LAYOUT);
+    const TURNED: [u8; 128] = turned_squares(&Self::G::LAYOUT);
+    /// Black sees the board turned when its men crown on the other side from White's.
+    const BLACK_TURNED: bool = Self::PROMOTION_SQUARES[0] != Self::PROMOTION_SQUARES[1];
+    const WEIGHT_COUNT: usize = PATTERN + Self::WINDOWS.count * PATTERNS;
+    /// Pieces at the start, for the phase.
+    const START_PIECES: u32 = (Self::START_MEN[0]
+        | Self::START_MEN[1]
+        | Self::START_PARACHUTISTS[0]
+        | Self::START_PARACHUTISTS[1])
+        .count_ones();
+}
+
+impl<R: Rules> Frames for R {}
+
+/// Receives the features of a position: weight `index` counted `sign` times (+1 for White's
+/// features, -1 for Black's).
+pub trait Visitor {
+    fn add(&mut self, index: usize, sign: i32);
+}
+
+/// The game phase: `FULL_PHASE` with every piece on the board, 0 with none.
+pub fn phase<R: Rules>(pos: &Position<R>) -> i32 {
+    let pieces = (pos.by_color[0] | pos.by_color[1]).popcount() as i32;
+    (pieces * FULL_PHASE / (R::START_PIECES.max(1) as i32)).min(FULL_PHASE)
+}
+
+#[inline(always)]
+fn bit<W: Word>(w: W, i: u8) -> u32 {
+    ((w >> i as u32) & W::ONE != W::ZERO) as u32
+}
+
+/// Visit every feature of `pos`, from White's point of view.
+#[inline]
+pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
+    let zero = <WordOf<R> as Word>::ZERO;
+    let kings = pos.kings;
+    let occupied = pos.by_color[0] | pos.by_color[1];
+    let empty = R::G::VALID & !occupied;
+    let mut kings_held = [0usize; 2];
+    for c in 0..2 {
+        let sign = if c == 0 { 1 } else { -1 };
+        let turned = c == 1 && R::BLACK_TURNED;
+        let frame = |i: u32| -> usize {
+            if turned {
+                R::TURNED[i as usize] as usize
+            } else {
+                i as usize
+            }
+        };
+        let own = pos.by_color[c];
+        let men = own & !kings & !pos.paras;
+        let mut b = men;
+        let mut balance = 0i32;
+        while b != zero {
+            let i = b.lsb();
+            b ^= <WordOf<R> as Word>::ONE << i;
+            v.add(MAN_SQUARE + frame(i), sign);
+            if let Some((f, _)) = R::G::LAYOUT.coords(i) {
+                balance += 2 * f as i32 - (R::G::LAYOUT.width as i32 - 1);
+            }
+        }
+        let bucket = (balance.unsigned_abs() as usize * 2 / R::G::LAYOUT.width as usize)
+            .min(BALANCE_BUCKETS - 1);
+        v.add(BALANCE + bucket, sign);
+        let mut b = own & kings;
+        while b != zero {
+            let i = b.lsb();
+            let k = <WordOf<R> as Word>::ONE << i;
+            b ^= k;
+            kings_held[c] += 1;
+            v.add(KING_SQUARE + frame(i), sign);
+            let mut reach = 0u32;
+            for d in 0..8 {
+                if !R::KING_STEPS.has(d) {
+                    continue;
+                }
+                let mut s = R::G::step(k, d) & empty;
+                while s != zero {
+                    reach += 1;
+                    if !R::FLYING_KINGS {
+                        break;
+                    }
+                    s = R::G::step(s, d) & empty;
+                }
+            }
+            v.add(
+                KING_MOBILITY + (reach as usize).min(MOBILITY_BUCKETS - 1),
+                sign,
+            );
+        }
+    }
+    let (wk, bk) = (
+        kings_held[0].min(KING_COUNT - 1),
+        kings_held[1].min(KING_COUNT - 1),
+    );
+    v.add(KINGS_HELD + wk * KING_COUNT + bk, 1);
+    v.add(KINGS_HELD + bk * KING_COUNT + wk, -1);
+    v.add(TEMPO, if pos.side == Color::White { 1 } else { -1 });
+
+    let white = pos.by_color[0] & !kings & !pos.paras;
+    let black = pos.by_color[1] & !kings & !pos.paras;
+    let windows = &R::WINDOWS;
+    for j in 0..windows.count {
+        let sq = &windows.squares[j];
+        let mut w = 0usize;
+        let mut b = 0usize;
+        for (k, &s) in sq.iter().enumerate() {
+            w |= (bit(white, s) as usize) << k;
+            b |= (bit(black, s) as usize) << k;
+        }
+        if w | b == 0 {
+            // The empty pattern: the same index for both sides, which cancel.
+            if !R::BLACK_TURNED || windows.turned[j] as usize == j {
+                continue;
+            }
+        }
+        let white_index = TERNARY[w] as usize + 2 * TERNARY[b] as usize;
+        v.add(PATTERN + j * PATTERNS + white_index, 1);
+        if R::BLACK_TURNED {
+            let t = windows.turned[j] as usize;
+            let black_index = TERNARY_REVERSED[b] as usize + 2 * TERNARY_REVERSED[w] as usize;
+            v.add(PATTERN + t * PATTERNS + black_index, -1);
+        } else {
+            let black_index = TERNARY[b] as usize + 2 * TERNARY[w] as usize;
+            v.add(PATTERN + j * PATTERNS + black_index, -1);
+        }
+    }
+}
+
+/// Sums weights for the two phases.
+struct Sum<'a> {
+    weights: &'a [[i16; 2]],
+    open: i32,
+    end: i32,
+}
+
+impl Visitor for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, sign: i32) {
+        let w = self.weights[index];
+        self.open += sign * w[0] as i32;
+        self.end += sign * w[1] as i32;
+    }
+}
+
+/// The trained score of `pos` from White's side, in hundredths of a man.
+pub fn white_score<R: Rules>(pos: &Position<R>, weights: &TrainedWeights) -> Score {
+    let mut sum = Sum {
+        weights: &weights.values,
+        open: 0,
+        end: 0,
+    };
+    features(pos, &mut sum);
+    let p = phase(pos);
+    (sum.open * p + sum.end * (FULL_PHASE - p)) / (FULL_PHASE * SCALE)
+}
+
+/// The trained score of `pos` from the side to move.
+pub fn evaluate<R: Rules>(pos: &Position<R>, weights: &TrainedWeights) -> Score {
+    let s = white_score(pos, weights);
+    if pos.side == Color::White {
+        s
+    } else {
+        -s
+    }
+}
+
+#[cfg(test)]
+mod tests;

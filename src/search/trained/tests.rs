@@ -1,0 +1,238 @@
+//! The trained evaluation's invariants: colour symmetry, the weights file, training.
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::data::{variant_tag, Record, RECORD_BYTES};
+use super::train::{samples, train, Model, Settings};
+use super::*;
+use crate::core::bitboard::Bitboard;
+use crate::core::notation::parse_fen;
+use crate::core::position::Setup;
+use crate::core::rules::{Czech, English, International, OneWay, Turkish};
+
+/// Weights drawn at random, so no symmetry comes from the weights themselves.
+fn random_weights<R: Rules>(seed: u64) -> TrainedWeights {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut w = TrainedWeights::zero::<R>(R::NAME);
+    for v in &mut w.values {
+        *v = [rng.gen_range(-800..800), rng.gen_range(-800..800)];
+    }
+    w
+}
+
+/// `pos` turned 180° with the colours swapped (for One-way, where both sides move the same
+/// way: the colours swapped only).
+fn mirror<R: Rules>(pos: &Position<R>) -> Position<R> {
+    let s = pos.setup();
+    let turn = |b: Bitboard<WordOf<R>>| {
+        let mut out = <WordOf<R> as Word>::ZERO;
+        let mut x = b.0;
+        while x != <WordOf<R> as Word>::ZERO {
+            let i = x.lsb();
+            x ^= <WordOf<R> as Word>::ONE << i;
+            let j = if R::BLACK_TURNED {
+                R::TURNED[i as usize] as u32
+            } else {
+                i
+            };
+            out |= <WordOf<R> as Word>::ONE << j;
+        }
+        Bitboard(out)
+    };
+    Position::from_setup(&Setup {
+        side: s.side.opposite(),
+        by_color: [turn(s.by_color[1]), turn(s.by_color[0])],
+        kings: turn(s.kings),
+        parachutists: turn(s.parachutists),
+    })
+    .expect("the mirror of a legal position is legal")
+}
+
+/// Positions of random games from the start.
+fn random_positions<R: Rules>(seed: u64, n: usize) -> Vec<Position<R>> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut pos = Position::<R>::start();
+        for _ in 0..rng.gen_range(0..60) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.after(&moves[rng.gen_range(0..moves.len())]);
+        }
+        let c = crate::core::color::Color::White;
+        if pos.pieces(c).count() > 0 && pos.pieces(c.opposite()).count() > 0 {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn symmetric<R: Rules>() {
+    let w = random_weights::<R>(7);
+    for pos in random_positions::<R>(3, 200) {
+        let m = mirror(&pos);
+        assert_eq!(
+            white_score(&m, &w),
+            -white_score(&pos, &w),
+            "{pos:?} / {m:?}"
+        );
+        assert_eq!(evaluate(&m, &w), evaluate(&pos, &w), "{pos:?}");
+    }
+}
+
+#[test]
+fn a_position_and_its_mirror_score_opposite() {
+    symmetric::<English>();
+    symmetric::<International>();
+    symmetric::<Czech>();
+    symmetric::<Turkish>();
+    symmetric::<OneWay>();
+}
+
+#[test]
+fn windows_hold_eight_squares_and_turn_into_windows() {
+    fn check<R: Rules>(count: usize) {
+        let w = R::WINDOWS;
+        assert_eq!(w.count, count, "{}", R::NAME);
+        for j in 0..w.count {
+            let t = w.turned[j] as usize;
+            assert_eq!(w.turned[t] as usize, j);
+            for k in 0..WINDOW_SQUARES {
+                assert_eq!(
+                    R::TURNED[w.squares[j][k] as usize],
+                    w.squares[t][WINDOW_SQUARES - 1 - k],
+                    "{} window {j}",
+                    R::NAME
+                );
+            }
+        }
+    }
+    check::<English>(9);
+    check::<International>(16);
+    check::<crate::core::rules::Canadian>(25);
+    check::<Turkish>(12);
+    check::<crate::core::rules::Alquerque>(8);
+}
+
+#[test]
+fn weights_round_trip_and_bad_files_are_refused() {
+    let w = random_weights::<English>(1);
+    let bytes = w.to_bytes();
+    assert_eq!(
+        TrainedWeights::from_bytes::<English>(&bytes, "english"),
+        Ok(w)
+    );
+    assert_eq!(
+        TrainedWeights::from_bytes::<English>(&bytes, "czech"),
+        Err(WeightsError::WrongVariant {
+            file: "english".into(),
+            wanted: "czech".into()
+        })
+    );
+    assert!(matches!(
+        TrainedWeights::from_bytes::<International>(&bytes, "english"),
+        Err(WeightsError::WrongSize { .. })
+    ));
+    assert_eq!(
+        TrainedWeights::from_bytes::<English>(&bytes[..bytes.len() - 3], "english"),
+        Err(WeightsError::Truncated)
+    );
+    assert_eq!(
+        TrainedWeights::from_bytes::<English>(b"hello", "english"),
+        Err(WeightsError::NotAWeightsFile)
+    );
+    // An entry count the file cannot hold is refused before anything is allocated.
+    let mut huge = TrainedWeights::zero::<English>("english").to_bytes();
+    let n = huge.len();
+    huge[n - 4..].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert_eq!(
+        TrainedWeights::from_bytes::<English>(&huge, "english"),
+        Err(WeightsError::Truncated)
+    );
+}
+
+#[test]
+fn every_shipped_weights_file_matches_its_variant() {
+    for &v in crate::core::variant::Variant::ALL {
+        let bytes = crate::engine::weights::shipped_bytes(v).expect("a file per variant");
+        crate::with_rules!(v, R => {
+            let w = TrainedWeights::from_bytes::<R>(bytes, &v.key());
+            assert!(w.is_ok(), "{v}: {w:?}");
+        });
+    }
+}
+
+#[test]
+fn records_round_trip() {
+    let pos: Position<English> = parse_fen("W:WK10,22,23:B3,K30").expect("fen");
+    let mut r = Record::of(&pos, 17, 33, -45, true);
+    r.result = 2;
+    let tag = variant_tag("english");
+    let mut bytes = Vec::new();
+    r.write(tag, &mut bytes);
+    assert_eq!(bytes.len(), RECORD_BYTES);
+    let back = Record::read_all(&bytes, tag).expect("read");
+    assert_eq!(back, vec![r]);
+    assert_eq!(back[0].position::<English>(), Ok(pos));
+    assert!(Record::read_all(&bytes, variant_tag("czech")).is_err());
+    assert!(Record::read_all(&bytes[1..], tag).is_err());
+}
+
+/// Training on positions whose result is decided by material learns to prefer material,
+/// and lowers the loss.
+#[test]
+fn training_lowers_the_loss() {
+    let mut records = Vec::new();
+    let mut rng = StdRng::seed_from_u64(5);
+    for (i, pos) in random_positions::<English>(11, 3000)
+        .into_iter()
+        .enumerate()
+    {
+        let w = pos.pieces(crate::core::color::Color::White).count() as i32;
+        let b = pos.pieces(crate::core::color::Color::Black).count() as i32;
+        let mut r = Record::of(&pos, i as u32, 0, 0, true);
+        // Mostly the side with more pieces wins; some noise.
+        r.result = if rng.gen_range(0..10) == 0 {
+            1
+        } else if w > b {
+            2
+        } else if w < b {
+            0
+        } else {
+            1
+        };
+        records.push(r);
+    }
+    let settings = Settings {
+        epochs: 5,
+        result_weight: 1.0,
+        ..Settings::default()
+    };
+    let (tr, va) = super::train::split(&records, settings.validation_every);
+    let (tr, va) = (samples::<English>(&tr, 1.0), samples::<English>(&va, 1.0));
+    let zero = Model {
+        w: vec![[0.0; 2]; English::WEIGHT_COUNT],
+    };
+    let before = zero.loss(&va);
+    let mut losses = Vec::new();
+    let model = train(zero, &tr, &va, &settings, &mut |e| {
+        losses.push(e.validation_loss)
+    });
+    let after = model.loss(&va);
+    assert!(after < before - 0.05, "{before} -> {after}");
+    assert_eq!(losses.len(), 5);
+    // Deterministic for a seed.
+    let again = train(
+        Model {
+            w: vec![[0.0; 2]; English::WEIGHT_COUNT],
+        },
+        &tr,
+        &va,
+        &settings,
+        &mut |_| {},
+    );
+    assert_eq!(again.w, model.w);
+}
