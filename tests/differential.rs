@@ -127,8 +127,17 @@ fn extra_starts<R: Rules>() -> Vec<Position<R>> {
 }
 
 /// A random legal-looking setup: about a third of the squares filled with men, kings where
-/// the variant has them and parachutists where it has them; no man on its own crowning square.
+/// the variant has them and parachutists where it has them; no man on its own crowning square;
+/// both sides with pieces (drawn again otherwise).
 fn random_setup<R: Rules>(rng: &mut Rng) -> Position<R> {
+    loop {
+        if let Some(p) = random_setup_once::<R>(rng) {
+            return p;
+        }
+    }
+}
+
+fn random_setup_once<R: Rules>(rng: &mut Rng) -> Option<Position<R>> {
     let side = if rng.chance(50) {
         Color::White
     } else {
@@ -162,7 +171,10 @@ fn random_setup<R: Rules>(rng: &mut Rng) -> Position<R> {
         s.put(sq, Piece::new(c, kind));
         count[c.index()] += 1;
     }
-    Position::from_setup(&s).expect("random setup")
+    if s.by_color.iter().any(|b| b.count() == 0) {
+        return None;
+    }
+    Some(Position::from_setup(&s).expect("random setup"))
 }
 
 /// Play random games from `from`, comparing move sets and the positions after each move;

@@ -3,14 +3,25 @@
 
 use damas::core::notation::{
     move_text, parse_board_string, parse_fen, parse_move, write_board_string, write_fen,
+    NotationError,
 };
-use damas::{with_rules, Position, Rules, Variant};
+use damas::{with_rules, Color, Position, PositionError, Rules, Variant};
 use proptest::prelude::*;
 
 fn walk<R: Rules>(choices: &[usize]) {
     let mut pos = Position::<R>::start();
     for &c in choices {
         let fen = write_fen(&pos);
+        if let Some(bare) = [Color::White, Color::Black]
+            .into_iter()
+            .find(|&c| pos.pieces(c).count() == 0)
+        {
+            // A side without pieces ends the game, and is no position to start from.
+            let refused = Err(NotationError::Position(PositionError::NoPieces(bare)));
+            assert_eq!(parse_fen::<R>(&fen), refused, "{fen}");
+            assert!(pos.legal_moves().is_empty() || bare != pos.side_to_move());
+            break;
+        }
         let back: Position<R> = parse_fen(&fen).expect("own FEN parses");
         assert_eq!(back, pos, "FEN round-trip {fen}");
         assert_eq!(back.hash(), pos.hash());

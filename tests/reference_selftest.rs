@@ -274,7 +274,7 @@ const TSV: &[(&str, &str, u32, u64, Option<bool>)] = &[
         426,
         None,
     ),
-    ("turkish", "W:WKa1,g3,h3:Bb1,e1,d7,h7", 2, 19, Some(true)),
+    ("turkish", "W:WKa1,g3,h3:BKb1,Ke1,d7,h7", 2, 31, Some(true)),
     (
         "italian",
         "W:W14,17,19,23,25,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,12,24",
@@ -334,8 +334,9 @@ fn tsv_root_moves() {
     // Turkish: a man reaching the back row mid-capture stays a man (1 move).
     let p = pos("turkish", "W:Wb2,c2,g2,d3,e3,a6:Bf6,a7,g7,h7,c8");
     assert_eq!(moves_of(&p), ["a6xa8=K:a7"]);
-    // Turkish: straight-line double capture, intermediate landings merged.
-    let p = pos("turkish", "W:WKa1,g3,h3:Bb1,e1,d7,h7");
+    // Turkish: straight-line double capture, intermediate landings merged (Black's pieces
+    // on its own crowning row are kings: a man cannot stand there).
+    let p = pos("turkish", "W:WKa1,g3,h3:BKb1,Ke1,d7,h7");
     assert_eq!(
         moves_of(&p),
         ["a1xd8:b1,d7", "a1xf1:b1,e1", "a1xg1:b1,e1", "a1xh1:b1,e1"]
