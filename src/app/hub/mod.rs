@@ -19,6 +19,7 @@ use damas::engine::book::{self, Book};
 use damas::engine::limits::{self, Whole};
 use damas::engine::{legal_move_count, Engine, Start, DEFAULT_BOOK_MARGIN};
 use damas::search::limits::{Clock, Limits};
+use damas::search::trained::TrainedWeights;
 use damas::search::Control;
 use message::{parse, quote, Message};
 
@@ -137,6 +138,10 @@ pub struct Session {
     /// `book-file`: a book replacing the shipped one (empty: the shipped books).
     book_path: String,
     book_file: Option<Arc<Book>>,
+    /// `eval-file`: trained weights replacing the shipped ones for the variant they were
+    /// read for (empty: the shipped weights).
+    eval_path: String,
+    eval_file: Option<(Variant, Arc<TrainedWeights>)>,
     position: Option<GamePosition>,
     level: Option<Limits>,
     search: Option<Search>,
@@ -157,6 +162,8 @@ impl Session {
             book_margin: DEFAULT_BOOK_MARGIN,
             book_path: String::new(),
             book_file: None,
+            eval_path: String::new(),
+            eval_file: None,
             position: None,
             level: None,
             search: None,
@@ -300,6 +307,10 @@ impl Session {
             "param name=book-file value={} type=string",
             quote(&self.book_path)
         ));
+        self.out.line(&format!(
+            "param name=eval-file value={} type=string",
+            quote(&self.eval_path)
+        ));
         for (name, value) in &self.options {
             self.out
                 .line(&format!("param name={name} value={value} type=bool"));
@@ -361,6 +372,21 @@ impl Session {
                     Some(Arc::new(b))
                 };
                 self.book_path = path.to_string();
+            }
+            "eval-file" => {
+                let path = value.trim();
+                self.eval_file = if path.is_empty() {
+                    None
+                } else {
+                    // Read for the variant set now: set the variant first.
+                    let variant = self.variant();
+                    let mut probe = Engine::new(1);
+                    probe
+                        .load_eval_file(variant, std::path::Path::new(path))
+                        .map_err(|e| e.to_string())?;
+                    probe.eval_file.take()
+                };
+                self.eval_path = path.to_string();
             }
             _ => {
                 let slot = self
@@ -430,6 +456,7 @@ impl Session {
             e.book = self.book && !mode.starts_with("analy");
             e.book_margin = self.book_margin;
             e.book_file = self.book_file.clone();
+            e.eval_file = self.eval_file.clone();
             e.multipv = if mode.starts_with("analy") {
                 self.multipv
             } else {
