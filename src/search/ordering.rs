@@ -20,6 +20,12 @@ fn history_index<W: Word>(side: usize, m: &Move<W>) -> usize {
     (side << 14) | (m.from.index() << 7) | m.to.index()
 }
 
+impl<R: Rules> Default for MoveOrdering<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<R: Rules> MoveOrdering<R> {
     pub fn new() -> Self {
         MoveOrdering {

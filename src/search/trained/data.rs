@@ -174,7 +174,7 @@ impl Record {
 
     /// Every record of `bytes`, which must all carry `tag`.
     pub fn read_all(bytes: &[u8], tag: u32) -> Result<Vec<Record>, DataError> {
-        if bytes.len() % RECORD_BYTES != 0 {
+        if !bytes.len().is_multiple_of(RECORD_BYTES) {
             return Err(DataError::Length(bytes.len()));
         }
         (0..bytes.len() / RECORD_BYTES)

@@ -60,6 +60,11 @@ pub struct Windows {
     pub squares: [[u8; WINDOW_SQUARES]; MAX_WINDOWS],
     /// The window the board turned 180° maps this one to (its squares in reverse order).
     pub turned: [u8; MAX_WINDOWS],
+    /// A window's squares lie on `runs` ranks, `run_length` consecutive bits on each: the
+    /// first bit of each rank's run (so a window is read with a few shifts).
+    pub runs: usize,
+    pub run_length: usize,
+    pub run_start: [[u8; 4]; MAX_WINDOWS],
 }
 
 const fn window_shape(l: &Layout) -> (u8, u8) {
@@ -116,10 +121,14 @@ pub const fn windows(l: &Layout) -> Windows {
     let (kw, kh) = window_shape(l);
     let (files, nf) = origins(l.width, kw);
     let (ranks, nr) = origins(l.height, kh);
+    let runs = kh as usize;
     let mut w = Windows {
         count: 0,
         squares: [[0; WINDOW_SQUARES]; MAX_WINDOWS],
         turned: [0; MAX_WINDOWS],
+        runs,
+        run_length: WINDOW_SQUARES / runs,
+        run_start: [[0; 4]; MAX_WINDOWS],
     };
     let mut origin = [(0u8, 0u8); MAX_WINDOWS];
     let mut ri = 0;
@@ -143,6 +152,20 @@ pub const fn windows(l: &Layout) -> Windows {
                 r += 1;
             }
             assert!(k == WINDOW_SQUARES, "a window must hold 8 squares");
+            let mut run = 0;
+            while run < w.runs {
+                let first = w.squares[w.count][run * w.run_length];
+                let mut i = 1;
+                while i < w.run_length {
+                    assert!(
+                        w.squares[w.count][run * w.run_length + i] == first + i as u8,
+                        "a window's squares on one rank must be consecutive bits"
+                    );
+                    i += 1;
+                }
+                w.run_start[w.count][run] = first;
+                run += 1;
+            }
             origin[w.count] = (f0, r0);
             w.count += 1;
             fi += 1;
@@ -183,6 +206,18 @@ const fn turned_squares(l: &Layout) -> [u8; 128] {
     t
 }
 
+const fn wings(l: &Layout) -> [i8; 128] {
+    let mut t = [0i8; 128];
+    let mut i = 0;
+    while i < 128 {
+        if let Some((f, _)) = l.coords(i as u32) {
+            t[i] = (2 * f as i32 - (l.width as i32 - 1)) as i8;
+        }
+        i += 1;
+    }
+    t
+}
+
 /// Each 8-bit pattern of men read as base-3 digits 0/1, and the same with the squares in
 /// reverse order.
 const fn ternary(reverse: bool) -> [u16; 256] {
@@ -216,6 +251,8 @@ pub trait Frames: Rules {
     /// Black sees the board turned when its men crown on the other side from White's.
     const BLACK_TURNED: bool = Self::PROMOTION_SQUARES[0] != Self::PROMOTION_SQUARES[1];
     const WEIGHT_COUNT: usize = PATTERN + Self::WINDOWS.count * PATTERNS;
+    /// Twice the file's distance from the board's middle line, signed, per bit.
+    const WING: [i8; 128] = wings(&Self::G::LAYOUT);
     /// Pieces at the start, for the phase.
     const START_PIECES: u32 = (Self::START_MEN[0]
         | Self::START_MEN[1]
@@ -238,11 +275,6 @@ pub fn phase<R: Rules>(pos: &Position<R>) -> i32 {
     (pieces * FULL_PHASE / (R::START_PIECES.max(1) as i32)).min(FULL_PHASE)
 }
 
-#[inline(always)]
-fn bit<W: Word>(w: W, i: u8) -> u32 {
-    ((w >> i as u32) & W::ONE != W::ZERO) as u32
-}
-
 /// Visit every feature of `pos`, from White's point of view.
 #[inline]
 pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
@@ -251,7 +283,7 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
     let occupied = pos.by_color[0] | pos.by_color[1];
     let empty = R::G::VALID & !occupied;
     let mut kings_held = [0usize; 2];
-    for c in 0..2 {
+    for (c, held) in kings_held.iter_mut().enumerate() {
         let sign = if c == 0 { 1 } else { -1 };
         let turned = c == 1 && R::BLACK_TURNED;
         let frame = |i: u32| -> usize {
@@ -269,9 +301,7 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
             let i = b.lsb();
             b ^= <WordOf<R> as Word>::ONE << i;
             v.add(MAN_SQUARE + frame(i), sign);
-            if let Some((f, _)) = R::G::LAYOUT.coords(i) {
-                balance += 2 * f as i32 - (R::G::LAYOUT.width as i32 - 1);
-            }
+            balance += R::WING[i as usize] as i32;
         }
         let bucket = (balance.unsigned_abs() as usize * 2 / R::G::LAYOUT.width as usize)
             .min(BALANCE_BUCKETS - 1);
@@ -281,7 +311,7 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
             let i = b.lsb();
             let k = <WordOf<R> as Word>::ONE << i;
             b ^= k;
-            kings_held[c] += 1;
+            *held += 1;
             v.add(KING_SQUARE + frame(i), sign);
             let mut reach = 0u32;
             for d in 0..8 {
@@ -314,13 +344,15 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
     let white = pos.by_color[0] & !kings & !pos.paras;
     let black = pos.by_color[1] & !kings & !pos.paras;
     let windows = &R::WINDOWS;
+    let run_mask = <WordOf<R> as Word>::from_u128((1u128 << windows.run_length) - 1);
     for j in 0..windows.count {
-        let sq = &windows.squares[j];
         let mut w = 0usize;
         let mut b = 0usize;
-        for (k, &s) in sq.iter().enumerate() {
-            w |= (bit(white, s) as usize) << k;
-            b |= (bit(black, s) as usize) << k;
+        for r in 0..windows.runs {
+            let start = windows.run_start[j][r] as u32;
+            let shift = r * windows.run_length;
+            w |= (((white >> start) & run_mask).to_u128() as usize) << shift;
+            b |= (((black >> start) & run_mask).to_u128() as usize) << shift;
         }
         if w | b == 0 {
             // The empty pattern: the same index for both sides, which cancel.
