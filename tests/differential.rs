@@ -111,9 +111,9 @@ fn setup_of<R: Rules>(side: Color, white: &str, black: &str) -> Position<R> {
     Position::from_setup(&s).expect("setup")
 }
 
-/// Positions the random games start from besides the start position: One-way's start (its
-/// UNVERIFIED reading in RULES.md C5) leaves White without a move, so its games also start from
-/// a test layout with a free rank between the sides (not a claim about the real start).
+/// Positions the random games start from besides the start position: One-way's games also
+/// start from a test layout with a free rank between the sides (White ranks 1-3, Black ranks
+/// 5-7; not a claim about the real start), where both colours' men meet head-on.
 fn extra_starts<R: Rules>() -> Vec<Position<R>> {
     if R::NAME == "one-way" {
         vec![setup_of::<R>(

@@ -873,9 +873,19 @@ pub fn start(variant: &str) -> RefPos {
             rows(Black, 5..7, &mut pieces);
         }
         V::OneWay => {
-            // RULES.md C5 (UNVERIFIED): White on the three lowest rows, Black on rows 4-6.
-            rows(White, 0..3, &mut pieces);
-            rows(Black, 3..6, &mut pieces);
+            // RULES.md C5: side by side on ranks 1-6, White on files e-h, Black on a-d.
+            list(
+                White,
+                Man,
+                "e1 g1 f2 h2 e3 g3 f4 h4 e5 g5 f6 h6",
+                &mut pieces,
+            );
+            list(
+                Black,
+                Man,
+                "a1 c1 b2 d2 a3 c3 b4 d4 a5 c5 b6 d6",
+                &mut pieces,
+            );
         }
         V::Corner => {
             list(

@@ -179,12 +179,18 @@ rules!(
         man_steps: [DirSet::of(&[NE, NW]), DirSet::of(&[NE, NW])],
         man_jumps: [DirSet::of(&[NE, NW]), DirSet::of(&[NE, NW])],
         crowning: Crowning::Named([b"b8 d8 f8 h8", b"b8 d8 f8 h8"]),
-        // UNVERIFIED (RULES.md C5): White on ranks 1-3, Black on ranks 4-6.
-        start: StartMen::Ranks([(0, 3), (3, 6)]),
+        // RULES.md C5: the colours side by side on ranks 1-6, White on files e-h, Black on
+        // files a-d (W:W11,12,15,16,19,20,23,24,27,28,31,32:B9,10,13,14,17,18,21,22,25,26,29,30).
+        start: StartMen::Named([
+            b"e1 g1 f2 h2 e3 g3 f4 h4 e5 g5 f6 h6",
+            b"a1 c1 b2 d2 a3 c3 b4 d4 a5 c5 b6 d6",
+        ]),
+        // UNVERIFIED (RULES.md C5): who moves first; kept here, not inherited.
+        first: Color::White,
         assumptions: &[
             "UNVERIFIED: men of both colours step and capture towards rank 8 and crown there",
-            "UNVERIFIED start: White on ranks 1-3, Black on ranks 4-6 (BrainKing shows it only as a picture); with it White has no move and loses at once",
-            "White moves first",
+            "start: the colours side by side on ranks 1-6, White on files e-h, Black on files a-d (RULES.md C5, from the one independent implementation found; BrainKing shows it only as a picture)",
+            "UNVERIFIED: White moves first (its opening move is then a forced double capture)",
         ],
         ..CZECH
     }
