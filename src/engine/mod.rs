@@ -172,6 +172,18 @@ pub struct Engine {
 /// equal) and 45.5%, within the error bar, with 0.02.
 pub const DEFAULT_BOOK_MARGIN: f64 = 0.02;
 
+/// The largest hash size worth offering, in MB, where sizes up to `cap` are accepted: the
+/// biggest table (a power of two of MB) that fits in the machine's memory, or `cap` where
+/// the memory is not known. Bigger sizes are still accepted, and answered with
+/// [`EngineError::HashAllocation`] when the memory cannot be had.
+pub fn hash_mb_ceiling(cap: usize) -> usize {
+    let cap = cap.max(1);
+    match crate::search::tt::physical_memory_mb() {
+        Some(mb) if mb > 0 => cap.min(1 << (usize::BITS - 1 - mb.leading_zeros())),
+        _ => cap,
+    }
+}
+
 /// The start position `start` names.
 pub fn start_position<R: Rules>(start: Start<'_>) -> Result<Position<R>, EngineError> {
     Ok(match start {
@@ -262,6 +274,12 @@ impl Engine {
     /// two of 64-byte buckets that fits).
     pub fn hash_mb(&self) -> usize {
         self.hash_mb
+    }
+
+    /// The size in MB of the hash table as allocated (a power of two of buckets within
+    /// [`Engine::hash_mb`]); `None` before it is first needed.
+    pub fn table_megabytes(&self) -> Option<usize> {
+        self.tt.get().map(TranspositionTable::megabytes)
     }
 
     /// The hash table, allocated on first use.

@@ -126,6 +126,20 @@ pub struct TranspositionTable {
     written: AtomicBool,
 }
 
+/// The machine's memory in MB, where the system tells (Linux: `MemTotal` in
+/// `/proc/meminfo`).
+pub fn physical_memory_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(kb / 1024)
+}
+
 /// Buckets in a table of at most `megabytes` MB: a power of two, at least one.
 fn bucket_count(megabytes: usize) -> Option<usize> {
     let buckets = megabytes.max(1).checked_mul(MB)? / BUCKET_BYTES;

@@ -1,6 +1,7 @@
 //! One protocol line: a command, then `name=value` arguments and bare flags.
 
 use std::fmt;
+use std::io::{self, BufRead};
 
 /// Why a line could not be read as a message.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -32,6 +33,64 @@ impl std::error::Error for MessageError {}
 
 /// Longest line accepted; a board string and a long move list fit many times over.
 pub const MAX_LINE: usize = 1 << 20;
+
+/// One line read from the client.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Line {
+    /// The line's bytes, without its end (`\n` or `\r\n`).
+    Text(Vec<u8>),
+    /// A line longer than [`MAX_LINE`]: its length; its bytes were not kept.
+    TooLong(usize),
+}
+
+/// Read one line from `input`, keeping at most [`MAX_LINE`] bytes of it in `buf` (a
+/// buffer reused from line to line): a longer line is read on to its newline and thrown
+/// away as it comes, so that no line, however long, takes more memory than that. `None` at
+/// the end of input.
+pub fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> io::Result<Option<Line>> {
+    buf.clear();
+    let mut length = 0usize;
+    let mut last = None;
+    let mut read_any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            if !read_any {
+                return Ok(None);
+            }
+            break;
+        }
+        read_any = true;
+        let newline = chunk.iter().position(|&b| b == b'\n');
+        let part = &chunk[..newline.unwrap_or(chunk.len())];
+        length = length.saturating_add(part.len());
+        last = part.last().copied().or(last);
+        if length <= MAX_LINE + 1 {
+            // One byte more than the limit is kept, for a `\r` before the newline.
+            buf.extend_from_slice(part);
+        }
+        let used = part.len() + newline.is_some() as usize;
+        input.consume(used);
+        if newline.is_some() {
+            break;
+        }
+    }
+    if last == Some(b'\r') {
+        length -= 1;
+        if buf.len() > length {
+            buf.pop();
+        }
+    }
+    if length > MAX_LINE {
+        buf.clear();
+        return Ok(Some(Line::TooLong(length)));
+    }
+    Ok(Some(Line::Text(std::mem::take(buf))))
+}
 
 /// A parsed line.
 #[derive(Clone, PartialEq, Eq, Debug)]

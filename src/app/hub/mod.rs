@@ -7,8 +7,11 @@
 
 pub mod message;
 
+#[cfg(test)]
+mod hardening_tests;
+
 use std::fs::File;
-use std::io::{self, BufRead, Write};
+use std::io::{self, IsTerminal, Write};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -17,11 +20,11 @@ use std::time::{Duration, Instant};
 use damas::core::variant::Variant;
 use damas::engine::book::{self, Book};
 use damas::engine::limits::{self, Whole};
-use damas::engine::{legal_move_count, Engine, Start, DEFAULT_BOOK_MARGIN};
+use damas::engine::{hash_mb_ceiling, legal_move_count, Engine, Start, DEFAULT_BOOK_MARGIN};
 use damas::search::limits::{Clock, Limits};
 use damas::search::trained::TrainedWeights;
 use damas::search::Control;
-use message::{parse, quote, Message};
+use message::{parse, quote, read_line, Line, Message};
 
 const DEFAULT_HASH_MB: usize = 64;
 /// Level used when a `go` comes without one.
@@ -114,6 +117,35 @@ struct GamePosition {
     moves: Vec<String>,
 }
 
+/// Printed on stderr when stdin is a terminal: a person, not a client, started the engine.
+pub const TERMINAL_HINT: &str =
+    "Damas speaks the Hub protocol here (for GUIs); type 'help' for its \
+commands, 'quit' to leave, or run 'damas play' for a game at the terminal.";
+
+/// The answer to `help`.
+const HELP: &[&str] = &[
+    "Hub protocol commands (one per line; values with blanks go in double quotes):",
+    "  hub                                  the engine's name and its params, then wait",
+    "  set-param name=N value=V             set a param (variant, threads, hash, ponder, multipv, book, ...)",
+    "  init                                 size the hash table, load the book; answers ready",
+    "  new-game                             forget the previous game",
+    "  pos start | pos pos=BOARD | pos fen=\"FEN\"  [moves=\"M1 M2 ...\"]   the position to search",
+    "  level depth=N | nodes=N | move-time=S | time=S [inc=S] [moves=N] | infinite",
+    "  go think | go ponder | go analyze     search; info lines, then done move=M",
+    "  ponder-hit                           the expected move came: go on under the clock",
+    "  stop                                 answer now with the best move found",
+    "  ping                                 answers pong",
+    "  help                                 this list",
+    "  quit                                 leave",
+    "Example: pos start   then   level move-time=1   then   go think",
+];
+
+/// Whether to greet a person: only when stdin is a terminal, never on a pipe (clients read
+/// stderr too).
+pub fn terminal_hint(stdin_is_terminal: bool) -> Option<&'static str> {
+    stdin_is_terminal.then_some(TERMINAL_HINT)
+}
+
 /// Boolean variant options and their defaults (announced as params).
 const VARIANT_OPTIONS: &[(&str, bool)] = &[("mandatory-capture", true), ("crown-continues", false)];
 
@@ -195,6 +227,15 @@ impl Session {
         }
     }
 
+    /// A line longer than [`message::MAX_LINE`] came, `length` bytes, and was thrown away
+    /// as it was read: one error, as for any bad line.
+    pub fn too_long(&mut self, length: usize) -> Flow {
+        self.out.received(&format!("<a line of {length} bytes>"));
+        self.out
+            .error(&message::MessageError::TooLong(length).to_string());
+        Flow::Continue
+    }
+
     /// Handle one line from the client.
     pub fn handle(&mut self, bytes: &[u8]) -> Flow {
         let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(2000)]).into_owned();
@@ -211,6 +252,10 @@ impl Session {
             match msg.command.as_str() {
                 "ping" => {
                     self.out.line("pong");
+                    return Flow::Continue;
+                }
+                "help" => {
+                    self.help();
                     return Flow::Continue;
                 }
                 "ponder-hit" => {
@@ -254,11 +299,19 @@ impl Session {
             "level" => self.level = Some(parse_level(m)?),
             "go" => self.go(m)?,
             "ping" => self.out.line("pong"),
+            "help" => self.help(),
             "stop" | "ponder-hit" => {}
             "quit" => return Ok(Flow::Quit),
             other => return Err(format!("unknown command '{}'", clip(other))),
         }
         Ok(Flow::Continue)
+    }
+
+    /// The commands, for a person at the keyboard (a client never sends `help`).
+    fn help(&self) {
+        for line in HELP {
+            self.out.line(line);
+        }
     }
 
     fn handshake(&self) {
@@ -283,7 +336,7 @@ impl Session {
             "param name=hash value={} type=int min={} max={}",
             self.hash_mb,
             limits::HASH_MB.min,
-            limits::HASH_MB.max
+            hash_mb_ceiling(limits::HASH_MB.max as usize)
         ));
         self.out.line(&format!(
             "param name=ponder value={} type=bool",
@@ -528,6 +581,18 @@ fn parse_seconds(name: &str, value: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("bad time '{}' for {name}", clip(value)))
 }
 
+/// The time left on the clock. Zero or less means none: pydraughts sends `time=-0.02` when
+/// less than the increment is left, and the move is then made at once, as Scan does.
+fn parse_time_left(value: &str) -> Result<Duration, String> {
+    value
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|t| t.is_finite() && *t < 1e9)
+        .map(|t| Duration::from_secs_f64(t.max(0.0)))
+        .ok_or_else(|| format!("bad time '{}' for time", clip(value)))
+}
+
 fn parse_level(m: &Message) -> Result<Limits, String> {
     let mut l = Limits::default();
     let mut any = false;
@@ -561,7 +626,7 @@ fn parse_level(m: &Message) -> Result<Limits, String> {
             None => None,
         };
         l.clock = Some(Clock {
-            time: parse_seconds("time", t)?,
+            time: parse_time_left(t)?,
             increment,
             moves_to_go,
         });
@@ -579,32 +644,30 @@ fn parse_level(m: &Message) -> Result<Limits, String> {
 
 /// Speak the protocol on stdin/stdout until `quit` or the end of input.
 pub fn run(log: Option<File>) -> io::Result<()> {
+    if let Some(hint) = terminal_hint(io::stdin().is_terminal()) {
+        eprintln!("{hint}");
+    }
     let out = Output::new(Box::new(io::stdout()), log);
     let mut session = Session::new(out);
-    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    let (tx, rx) = mpsc::channel::<Line>();
     std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || {
             let stdin = io::stdin();
             let mut input = stdin.lock();
             let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match input.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
-                            buf.pop();
-                        }
-                        if tx.send(buf.clone()).is_err() {
-                            break;
-                        }
-                    }
+            while let Ok(Some(line)) = read_line(&mut input, &mut buf) {
+                if tx.send(line).is_err() {
+                    break;
                 }
             }
         })?;
     while let Ok(line) = rx.recv() {
-        if session.handle(&line) == Flow::Quit {
+        let flow = match line {
+            Line::Text(bytes) => session.handle(&bytes),
+            Line::TooLong(length) => session.too_long(length),
+        };
+        if flow == Flow::Quit {
             break;
         }
     }
