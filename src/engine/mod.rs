@@ -254,10 +254,14 @@ impl Engine {
                 (Some(t), Ok(()))
             }
             Err(e) => {
-                let kept = TranspositionTable::with_fallback(previous.min(mb));
-                self.hash_mb = kept
-                    .as_ref()
-                    .map_or(1, |t| previous.min(mb).min(t.megabytes()).max(1));
+                let wanted = previous.min(mb);
+                let kept = TranspositionTable::with_fallback(wanted);
+                // The size asked for before, when its table could be had again.
+                self.hash_mb = match &kept {
+                    Some(t) if Some(t.bytes()) == TranspositionTable::bytes_for(wanted) => wanted,
+                    Some(t) => t.megabytes(),
+                    None => 1,
+                };
                 let error = EngineError::HashAllocation {
                     megabytes: e.megabytes,
                 };

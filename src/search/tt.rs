@@ -213,6 +213,14 @@ impl TranspositionTable {
         }
     }
 
+    /// The size in bytes of a table of `megabytes` MB, if it can be asked for.
+    pub fn bytes_for(megabytes: usize) -> Option<usize> {
+        if megabytes > MAX_MEGABYTES {
+            return None;
+        }
+        bucket_count(megabytes)?.checked_mul(BUCKET_BYTES)
+    }
+
     fn buckets(&self) -> &[Bucket] {
         self.memory.as_slice()
     }
@@ -338,6 +346,23 @@ mod tests {
         assert_eq!(e.score, -1234);
         tt.clear();
         assert!(tt.probe(42).is_none());
+    }
+
+    #[test]
+    fn sizes_beyond_the_limit_are_errors_not_aborts() {
+        for mb in [MAX_MEGABYTES + 1, usize::MAX / MB + 1, usize::MAX] {
+            assert_eq!(
+                TranspositionTable::try_new(mb).err(),
+                Some(AllocError { megabytes: mb })
+            );
+            assert_eq!(TranspositionTable::bytes_for(mb), None);
+        }
+        assert_eq!(
+            AllocError { megabytes: 32768 }.to_string(),
+            "cannot allocate 32768 MB"
+        );
+        assert_eq!(TranspositionTable::bytes_for(3), Some(2 * MB));
+        assert_eq!(TranspositionTable::bytes_for(0), Some(MB));
     }
 
     #[test]

@@ -320,6 +320,26 @@ fn a_300_mb_line_is_discarded_as_it_is_read() {
     assert_eq!(c.recv(), "pong");
 }
 
+/// Item 1: a table that cannot be allocated is an error naming the size; the engine keeps
+/// a table of the size it had, freed and allocated again.
+#[test]
+fn a_table_that_cannot_be_had_keeps_the_previous_size() {
+    let mut engine = Engine::new(16);
+    assert_eq!(engine.table_megabytes(), None);
+    engine.set_hash(24).expect("24 MB");
+    assert_eq!((engine.hash_mb(), engine.table_megabytes()), (24, Some(16)));
+    let huge = damas::search::tt::MAX_MEGABYTES + 1;
+    assert_eq!(
+        engine.set_hash(huge),
+        Err(damas::engine::EngineError::HashAllocation { megabytes: huge })
+    );
+    assert_eq!((engine.hash_mb(), engine.table_megabytes()), (24, Some(16)));
+    assert_eq!(
+        engine.set_hash(huge).map_err(|e| e.to_string()),
+        Err(format!("cannot allocate {huge} MB for the hash table"))
+    );
+}
+
 /// Items 1 and 2: the table is allocated at `init` (not when the session starts) and a
 /// new size replaces it; sizes are answered as asked for.
 #[test]
