@@ -237,7 +237,7 @@ fn run_show(a: &ShowArgs) -> Result<(), BookCliError> {
             loaded = Book::load(path).map_err(fail)?;
             if loaded.variant() != variant {
                 return Err(fail(format!(
-                    "{} is a {} book, not {}",
+                    "{} is a book for {}, not for {}",
                     path.display(),
                     loaded.variant(),
                     variant
