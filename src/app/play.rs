@@ -102,6 +102,15 @@ fn example_move<R: Rules>(pos: &Position<R>) -> String {
         .map_or_else(|| "11-15".to_string(), move_text::<R>)
 }
 
+/// The position whose moves make the help's example: the start, or the position after the
+/// engine's first move when the person moves second (so the example is one of theirs).
+fn example_position<R: Rules>(first: &Position<R>, person: Option<Color>) -> Position<R> {
+    match first.legal_moves().first() {
+        Some(m) if person.is_some_and(|c| c != first.side_to_move()) => first.after(m),
+        _ => *first,
+    }
+}
+
 /// Check before the game that the record can be written where `--pdn` says.
 fn check_pdn_path(path: &Path) -> Result<(), PlayError> {
     let fail = |reason: String| PlayError::PdnPath {
@@ -201,7 +210,7 @@ pub fn run<R: Rules>(
         engine,
         game: Game::<R>::new(first),
         saved: None,
-        example: example_move(&first),
+        example: example_move(&example_position(&first, person)),
     };
     let played = s.play(input, out);
     let kept = s.keep_record(out);
@@ -451,3 +460,7 @@ fn tags(person: Option<Color>) -> Vec<(&'static str, &'static str)> {
         ("Black", name(Color::Black)),
     ]
 }
+
+#[cfg(test)]
+#[path = "play_tests.rs"]
+mod tests;
