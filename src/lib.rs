@@ -24,6 +24,65 @@
 //! let first: Vec<String> = start.legal_moves().iter().map(move_text::<English>).collect();
 //! assert!(first.contains(&"11-15".to_string()));
 //! ```
+//!
+//! Searching with the [`engine::Engine`]: create it with a hash table size, name the variant,
+//! the start position (the initial one, a PDN FEN or a Hub board string) and the moves played
+//! from it as text, and search to a fixed depth:
+//!
+//! ```
+//! use damas::engine::{legal_move_count, Engine, Start};
+//! use damas::search::limits::Limits;
+//! use damas::search::Control;
+//! use damas::Variant;
+//!
+//! let mut engine = Engine::new(16); // a 16 MB transposition table
+//! engine.book = false; // search even where the opening book knows the position
+//!
+//! // English, after 11-15 23-19: Black to move, searched to depth 6.
+//! let moves = ["11-15", "23-19"];
+//! let mut depths = Vec::new();
+//! let done = engine
+//!     .think(
+//!         Variant::English,
+//!         Start::Initial,
+//!         &moves,
+//!         Limits::depth(6),
+//!         &Control::new(false),
+//!         &mut |info| depths.push(info.depth),
+//!     )
+//!     .expect("a legal position with moves");
+//! assert_eq!(done.depth, 6);
+//! assert_eq!(depths, [1, 2, 3, 4, 5, 6]); // one report per completed iteration
+//! assert_eq!(done.pv[0], done.best);
+//! // The best move is legal there: playing it leaves a position the engine accepts.
+//! let after = [moves[0], moves[1], done.best.as_str()];
+//! assert!(legal_move_count(Variant::English, Start::Initial, &after).is_ok());
+//!
+//! // A won ending given as a FEN (White: a man on 18, a king on 27; Black: a man on 3):
+//! // the search sees the forced win, and says in how many plies.
+//! let done = engine
+//!     .think::<&str>(
+//!         Variant::English,
+//!         Start::Fen("W:W18,K27:B3"),
+//!         &[],
+//!         Limits::depth(10),
+//!         &Control::new(false),
+//!         &mut |_| {},
+//!     )
+//!     .expect("a legal position");
+//! assert!(done.plies_to_end.is_some_and(|plies| plies > 0), "{done:?}");
+//!
+//! // Moves that are not legal are refused, naming the culprit.
+//! let bad = engine.think(
+//!     Variant::English,
+//!     Start::Initial,
+//!     &["11-15", "11-15"],
+//!     Limits::depth(1),
+//!     &Control::new(false),
+//!     &mut |_| {},
+//! );
+//! assert!(bad.unwrap_err().to_string().starts_with("move 2 '11-15'"));
+//! ```
 
 pub mod core;
 pub mod engine;

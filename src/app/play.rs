@@ -464,3 +464,7 @@ fn tags(person: Option<Color>) -> Vec<(&'static str, &'static str)> {
 #[cfg(test)]
 #[path = "play_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "play_scripted_tests.rs"]
+mod scripted_tests;

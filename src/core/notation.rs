@@ -188,6 +188,28 @@ pub fn parse_square<R: Rules>(s: &str) -> Result<Square, NotationError> {
 
 /// Parse a PDN FEN such as `W:W31-35,K45:B1-20` (ranges and `K` for kings; `P` marks a
 /// parachutist in Parachute checkers) and check the position against the variant's rules.
+///
+/// ```
+/// use damas::core::notation::{parse_fen, write_fen};
+/// use damas::core::perft::perft;
+/// use damas::core::rules::International;
+/// use damas::{Color, Convention, Position};
+///
+/// // Black to move; White has a king on 16 and men on 26, 40, 46; Black a king on 36.
+/// let pos: Position<International> =
+///     parse_fen("B:WK16,26,40,46:B5,6,10,14,15,19,24,K36").expect("a valid FEN");
+/// assert_eq!(pos.side_to_move(), Color::Black);
+/// // Its perft from tests/perft/international.tsv.
+/// assert_eq!(perft(&pos, 4, Convention::Drop), 13929);
+/// // Writing it back gives the same position.
+/// assert_eq!(parse_fen::<International>(&write_fen(&pos)), Ok(pos));
+/// // Ranges are accepted: the International start position.
+/// let start: Position<International> = parse_fen("W:W31-50:B1-20").expect("valid");
+/// assert_eq!(start, Position::start());
+/// // A square off the board, or a white man on White's crowning row, is an error.
+/// assert!(parse_fen::<International>("W:W51:B1").is_err());
+/// assert!(parse_fen::<International>("W:W3:B20").is_err());
+/// ```
 pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>, NotationError> {
     Ok(Position::from_setup(&parse_fen_setup::<R>(text)?)?)
 }

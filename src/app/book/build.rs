@@ -385,3 +385,6 @@ pub fn score_moves<R: Rules>(
         .collect();
     Ok(moves)
 }
+
+#[cfg(test)]
+mod tests;

@@ -674,3 +674,6 @@ pub fn run(log: Option<File>) -> io::Result<()> {
     session.stop_search();
     Ok(())
 }
+
+#[cfg(test)]
+mod fuzz_tests;

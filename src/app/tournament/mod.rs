@@ -105,20 +105,15 @@ struct Job {
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameReport {
-    /// 1-based, in schedule order.
-    pub number: usize,
     /// Player indices: who had the first move, who the second.
     pub first: usize,
     pub second: usize,
     /// Points of `first`: 1, 0.5 or 0.
     pub first_points: f64,
-    /// The PDN `Termination` tag.
-    pub termination: String,
     /// The player at fault and the kind of fault, when an engine lost by one.
     pub fault: Option<(usize, &'static str)>,
     /// Warnings met on the way (refused params of a restarted engine).
     pub warnings: Vec<String>,
-    pub plies: usize,
     /// The game as PDN text.
     pub pdn: String,
 }
@@ -456,14 +451,14 @@ fn play_game<R: Rules>(
     ];
     let text = pdn::write_game(&game, &tags);
     GameReport {
-        number: job.number,
         first: job.first,
         second: job.second,
         first_points,
-        termination,
         fault,
         warnings,
-        plies: game.moves().len(),
         pdn: text,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,5 +1,4 @@
 //! A `damas hub` child process for integration tests: lines in, lines out, with deadlines.
-#![allow(dead_code)] // each test file uses a different part
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

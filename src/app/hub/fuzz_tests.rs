@@ -6,7 +6,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use damas::hub::{Output, Session};
+use super::message::MAX_LINE;
+use super::{Output, Session};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -76,7 +77,7 @@ fn certainly_bad(rng: &mut StdRng) -> Vec<u8> {
             l.push(b'"');
             l
         }
-        1 => vec![b'x'; damas::hub::message::MAX_LINE + rng.gen_range(1..1000)],
+        1 => vec![b'x'; MAX_LINE + rng.gen_range(1..1000)],
         2 => format!("frobnicate{} a=b", rng.gen_range(0..1000)).into_bytes(),
         3 => b"pos start moves=\"32-28".to_vec(),
         4 => b"set-param name=variant value=chess".to_vec(),

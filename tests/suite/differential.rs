@@ -1,13 +1,11 @@
-//! The bitboard generator against the simple reference generator in tests/common:
+//! The bitboard generator against the simple reference generator in tests/suite/common:
 //! identical legal move sets along random games (from the start and from random setups, for
 //! every variant), identical start positions, identical perft from the start and from random
 //! positions, and the per-variant perft files of the variants without published numbers.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 
-use common::reference::{self as reference, RefColor, RefKind, RefPos, Sq};
+use crate::common::reference::{self as reference, RefColor, RefKind, RefPos, Sq};
 use damas::core::geometry::Geometry;
 use damas::core::notation::{parse_fen, square_algebraic, square_from_algebraic, write_fen};
 use damas::core::perft::perft;

@@ -1,6 +1,6 @@
 //! Checks against pydraughts 0.6.7, the client lidraughts-bot uses. They need a Python with
 //! pydraughts installed, named by `DAMAS_PYTHON`; `.ci/run` builds that virtual environment
-//! and runs them with `cargo test --release --test pydraughts -- --ignored`.
+//! and runs them with `cargo test --profile ci --test suite pydraughts:: -- --ignored`.
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -1,11 +1,11 @@
-//! Opening books: the file format, the shipped books, the build, the weighted choice, and
-//! the book in play through the engine and the Hub protocol.
+//! Opening books: the file format, the shipped books, the weighted choice, the book in play
+//! through the engine and the Hub protocol, and `damas book`. The build itself is tested in
+//! the binary (`src/app/book/build/tests.rs`).
 
 use std::time::Duration;
 
 use damas::core::notation::{move_text, parse_fen, parse_move};
 use damas::core::position::Position;
-use damas::engine::book::build::{build, BuildSettings, Progress};
 use damas::engine::book::{
     choose, parse_score, shipped, shipped_text, shipped_variants, Book, BookError, BookMove,
 };
@@ -16,12 +16,8 @@ use damas::{with_rules, Rules, Variant};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-#[path = "support/hub_process.rs"]
-mod hub_process;
-#[path = "support/run.rs"]
-mod run;
-use hub_process::{value, HubProcess};
-use run::damas;
+use crate::support::hub_process::{value, HubProcess};
+use crate::support::run::damas;
 
 /// Search (or play from the book) in English from `start` to `depth`, reporting nothing.
 fn english(engine: &Engine, start: Start<'_>, depth: u32) -> Done {
@@ -136,98 +132,6 @@ fn lookup_finds_transpositions_and_nothing_else() {
     let other: Position<R> = parse_fen(&flipped).expect("fen");
     assert_ne!(other, a);
     assert!(book.lookup(&other).is_none());
-}
-
-fn tiny_settings(workers: usize) -> BuildSettings {
-    BuildSettings {
-        variant: Variant::English,
-        plies: 3,
-        limits: Limits::depth(4),
-        workers,
-        margin: 8,
-        drop_out: 8,
-        hash_mb: 4,
-    }
-}
-
-fn run_build(settings: &BuildSettings, resume: Option<Book>) -> (Book, Progress) {
-    let mut last = None;
-    let book = build(
-        settings,
-        resume,
-        Duration::from_secs(3600),
-        &mut |p| last = Some(*p),
-        &mut |_| Ok(()),
-    )
-    .expect("build");
-    (book, last.expect("progress reported"))
-}
-
-/// A small book built by the library: written and read back, the same entries; the moves
-/// kept are within the margin of the best, and the best move of a search is among them.
-#[test]
-fn a_built_book_round_trips_and_keeps_moves_within_the_margin() {
-    let settings = tiny_settings(2);
-    let (book, progress) = run_build(&settings, None);
-    assert!(book.len() > 3, "{} positions", book.len());
-    assert_eq!(progress.searched, book.len());
-    let text = book.write();
-    let back = Book::parse(&text).expect("parse");
-    assert_eq!(back.entries(), book.entries());
-    assert_eq!(back.write(), text);
-    assert_eq!(back.tag("Depth"), Some("4"));
-    assert_eq!(back.tag("Plies"), Some("3"));
-    type R = damas::core::rules::English;
-    let start = Position::<R>::start();
-    let entry = book.lookup(&start).expect("start in the book");
-    let best = entry.moves[0].score;
-    assert!(entry
-        .moves
-        .iter()
-        .all(|m| m.score >= best - settings.margin));
-    // The search alone, from the start, at the same depth, plays one of the best moves.
-    let mut engine = Engine::new(4);
-    engine.book = false;
-    let done = english(&engine, Start::Initial, 4);
-    assert!(
-        entry.moves.iter().any(|m| m.text == done.best),
-        "{} not in {:?}",
-        done.best,
-        entry.moves
-    );
-}
-
-/// One worker or two, the same book: every search starts afresh.
-#[test]
-fn a_build_does_not_depend_on_the_number_of_workers() {
-    let (one, _) = run_build(&tiny_settings(1), None);
-    let (two, _) = run_build(&tiny_settings(2), None);
-    assert_eq!(one.write(), two.write());
-}
-
-/// Resuming a book with one more ply searches only the new positions.
-#[test]
-fn a_resumed_build_searches_only_what_is_missing() {
-    let mut short = tiny_settings(2);
-    short.plies = 2;
-    let (first, _) = run_build(&short, None);
-    let (deeper, progress) = run_build(&tiny_settings(2), Some(first.clone()));
-    assert_eq!(progress.reused, first.len());
-    assert_eq!(progress.searched, deeper.len() - first.len());
-    for e in first.entries() {
-        assert!(deeper.entries().contains(e), "{} changed", e.fen);
-    }
-    // Other search settings: refused, not mixed.
-    let mut other = tiny_settings(2);
-    other.limits = Limits::depth(5);
-    let err = build(
-        &other,
-        Some(first),
-        Duration::from_secs(60),
-        &mut |_| {},
-        &mut |_| Ok(()),
-    );
-    assert!(err.is_err());
 }
 
 fn moves(list: &[(&str, i32, u32)]) -> Vec<BookMove> {
@@ -603,13 +507,9 @@ fn book_commands_show_moves_and_refuse_bad_input() {
             "/nonexistent/x.book",
         ),
         (build(&["--variant", "chess"]), "unknown variant"),
-        (
-            build(&["--variant", "one-way", "--plies", "2", "--depth", "2"]),
-            "no move",
-        ),
         (build(&["--variant", "english", "--margin=-1"]), "margin"),
         (build(&["--variant", "english", "--plies", "0"]), "plies"),
-        (build(&["--variant", "english", "--depth", "0"]), "positive"),
+        (build(&["--variant", "english", "--depth", "0"]), "--depth"),
     ] {
         if args[1] == "build" {
             args.extend(["--out", scratch]);

@@ -5,8 +5,9 @@ use std::io::Cursor;
 use std::time::Duration;
 
 use damas::core::rules::English;
-use damas::play::{run, Settings};
 use damas::Variant;
+
+use super::{run, Settings};
 
 fn session(side: &str, fen: Option<&str>, input: &str) -> String {
     let settings = Settings {

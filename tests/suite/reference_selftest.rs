@@ -1,9 +1,8 @@
-//! Self-test of the reference generator (tests/common/reference.rs) against the
+//! Self-test of the reference generator (tests/suite/common/reference.rs) against the
 //! published perft numbers of /work/shared/RULES.md §5, the positions of
 //! /work/shared/perft/positions.tsv (smallest listed depth) and a few
 //! hand-checked positions for the variants without published numbers.
-mod common;
-use common::reference::*;
+use crate::common::reference::*;
 
 fn alg(s: &str) -> Sq {
     let b = s.as_bytes();

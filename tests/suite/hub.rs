@@ -6,9 +6,7 @@ use damas::core::notation::move_text;
 use damas::engine::{line, Start};
 use damas::{with_rules, Variant};
 
-#[path = "support/hub_process.rs"]
-mod hub_process;
-use hub_process::{value, HubProcess};
+use crate::support::hub_process::{value, HubProcess};
 
 fn legal_after(variant: Variant, moves: &[String]) -> Vec<String> {
     with_rules!(variant, R => {

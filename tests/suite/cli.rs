@@ -1,8 +1,6 @@
 //! The `damas` binary: output formats and clean failures on bad input.
 
-#[path = "support/run.rs"]
-mod run;
-use run::damas;
+use crate::support::run::damas;
 
 #[test]
 fn perft_last_line_format() {
