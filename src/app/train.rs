@@ -34,9 +34,20 @@ pub struct TrainArgs {
     /// Share of the game result in the target (the rest: the search's score), 0 to 1.
     #[arg(long, default_value = "0.75", value_parser = fraction)]
     pub result_weight: f32,
+    /// The first epoch's step: weights move by this times the batch's mean gradient (each
+    /// epoch's step is 0.7 times the last one's).
+    #[arg(long, default_value = "100000", value_parser = step)]
+    pub learning_rate: f32,
     /// The weights file to write; a note on how it was made goes beside it (`.txt`).
     #[arg(long)]
     pub out: PathBuf,
+}
+
+fn step(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if x > 0.0 && x <= 1e7 => Ok(x),
+        _ => Err(format!("'{s}' is not a step from 0 to 100")),
+    }
 }
 
 fn fraction(s: &str) -> Result<f32, String> {
@@ -82,6 +93,7 @@ fn run_in<R: Rules>(variant: Variant, a: &TrainArgs, command: &str) -> Result<()
         epochs: a.epochs,
         seed: a.seed,
         result_weight: a.result_weight,
+        learning_rate: a.learning_rate,
         ..Settings::default()
     };
     let (train_records, validation_records) = split(&records, settings.validation_every);
