@@ -222,10 +222,9 @@ pub fn train(
             let scale = 1.0 / batch.len() as f32;
             for &k in &touched {
                 let k = k as usize;
-                for p in 0..2 {
-                    let g = grad[k][p] * scale + settings.l2 * model.w[k][p];
-                    model.w[k][p] -= rate * g;
-                    grad[k][p] = 0.0;
+                for (w, g) in model.w[k].iter_mut().zip(grad[k].iter_mut()) {
+                    *w -= rate * (*g * scale + settings.l2 * *w);
+                    *g = 0.0;
                 }
                 seen[k] = false;
             }
