@@ -2,110 +2,14 @@
 //! memory, threads beyond the cores, an endless line, multi-PV output, the terminal hint.
 //! Memory and threads are read from `/proc/<pid>/status`, so most of these run on Linux.
 //! (Hub sessions in process for items 4–8 are in `src/app/hub/hardening_tests.rs`.)
-//! Self-contained: its own `damas hub` child process with deadlines.
+//! The `damas hub` child process and the command runner are the suite's (`crate::support`).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-/// The deadline for a line from the engine, as in the other Hub tests.
-const WAIT: Duration = Duration::from_secs(30);
-
-/// A `damas hub` child: lines in, lines out (stderr lines marked `STDERR`).
-struct HubProcess {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl HubProcess {
-    fn start() -> HubProcess {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_damas"));
-        command.arg("hub");
-        HubProcess::spawn(command)
-    }
-
-    fn spawn(mut command: Command) -> HubProcess {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn damas");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let stderr = child.stderr.take().expect("stderr");
-        let (tx, lines) = channel();
-        let tx2 = tx.clone();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = tx.send(l);
-            }
-        });
-        std::thread::spawn(move || {
-            for l in BufReader::new(stderr).lines().map_while(Result::ok) {
-                let _ = tx2.send(format!("STDERR {l}"));
-            }
-        });
-        HubProcess {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn recv(&self) -> String {
-        let l = self
-            .lines
-            .recv_timeout(WAIT)
-            .expect("a line from the engine");
-        assert!(!l.starts_with("STDERR"), "{l}");
-        l
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&self, prefix: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        loop {
-            let l = self.recv();
-            let done = l.starts_with(prefix);
-            out.push(l);
-            if done {
-                return out;
-            }
-        }
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let status = self.child.wait().expect("wait");
-        assert!(status.success());
-    }
-}
-
-fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    line.split_whitespace()
-        .find_map(|t| t.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-}
-
-/// Exit code, stdout and stderr of `damas args…`.
-fn damas(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_damas"))
-        .args(args)
-        .output()
-        .expect("run damas");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::support::hub_process::{value, HubProcess};
+use crate::support::run::damas;
 
 fn handshake(e: &mut HubProcess) -> Vec<String> {
     e.send("hub");

@@ -15,8 +15,14 @@ const WAIT: Duration = Duration::from_secs(30);
 
 impl HubProcess {
     pub fn start() -> HubProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
-            .arg("hub")
+        let mut command = Command::new(env!("CARGO_BIN_EXE_damas"));
+        command.arg("hub");
+        HubProcess::spawn(command)
+    }
+
+    /// Run `command` (a `damas hub` however started) as the child.
+    pub fn spawn(mut command: Command) -> HubProcess {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
