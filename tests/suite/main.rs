@@ -23,4 +23,5 @@ mod properties;
 mod pydraughts;
 mod reference_selftest;
 mod search;
+mod selfplay;
 mod tournament;

@@ -1,0 +1,124 @@
+//! `damas selfplay`: shards of one command are disjoint and together make the same data as
+//! the whole command, and a run that was cut off resumes to the same data.
+
+use std::path::PathBuf;
+
+use crate::support::run::damas;
+
+const RECORD_BYTES: usize = 80;
+const LAST: u8 = 2;
+const GAMES: usize = 6;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("damas-selfplay-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn selfplay(out: &PathBuf, shard: &str) -> String {
+    let out = out.to_str().expect("utf-8 path");
+    let games = GAMES.to_string();
+    let (code, _, err) = damas(&[
+        "selfplay",
+        "--variant",
+        "english",
+        "--games",
+        &games,
+        "--nodes",
+        "300",
+        "--seed",
+        "3",
+        "--threads",
+        "2",
+        "--shard",
+        shard,
+        "--out",
+        out,
+    ]);
+    assert_eq!(code, 0, "selfplay failed: {err}");
+    err
+}
+
+/// The records of a file, sorted by game and ply (games are appended as they finish).
+fn records(path: &PathBuf) -> Vec<Vec<u8>> {
+    let bytes = std::fs::read(path).expect("data file");
+    assert_eq!(bytes.len() % RECORD_BYTES, 0, "whole records");
+    let mut all: Vec<Vec<u8>> = bytes.chunks(RECORD_BYTES).map(<[u8]>::to_vec).collect();
+    all.sort_by_key(|r| (game(r), u16::from_le_bytes([r[68], r[69]])));
+    all
+}
+
+fn game(record: &[u8]) -> u32 {
+    u32::from_le_bytes([record[64], record[65], record[66], record[67]])
+}
+
+fn games_in(records: &[Vec<u8>]) -> Vec<u32> {
+    let mut games: Vec<u32> = records.iter().map(|r| game(r)).collect();
+    games.dedup();
+    games
+}
+
+#[test]
+fn shards_are_disjoint_and_concatenate_to_the_whole() {
+    let dir = scratch("shards");
+    let whole = dir.join("whole.bin");
+    selfplay(&whole, "0/1");
+    let whole = records(&whole);
+    assert_eq!(games_in(&whole), (0..GAMES as u32).collect::<Vec<_>>());
+    for g in 0..GAMES as u32 {
+        let last = whole.iter().filter(|r| game(r) == g && r[74] & LAST != 0);
+        assert_eq!(last.count(), 1, "game {g} has exactly one last position");
+    }
+
+    let mut joined = Vec::new();
+    for i in 0..3 {
+        let path = dir.join(format!("shard{i}.bin"));
+        selfplay(&path, &format!("{i}/3"));
+        let part = records(&path);
+        assert!(
+            games_in(&part).iter().all(|g| *g % 3 == i),
+            "shard {i}/3 holds only its own games: {:?}",
+            games_in(&part)
+        );
+        joined.extend(part);
+    }
+    joined.sort_by_key(|r| (game(r), u16::from_le_bytes([r[68], r[69]])));
+    assert_eq!(joined, whole, "the three shards together are the whole run");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_interrupted_run_resumes_to_the_same_data() {
+    let dir = scratch("resume");
+    let whole = dir.join("whole.bin");
+    selfplay(&whole, "0/1");
+    let bytes = std::fs::read(&whole).expect("data");
+    let expected = records(&whole);
+
+    // Cut the file in the middle of a record, past the first whole game.
+    let first_end = bytes
+        .chunks(RECORD_BYTES)
+        .position(|r| r[74] & LAST != 0)
+        .expect("a whole game")
+        + 1;
+    let cut = first_end * RECORD_BYTES + RECORD_BYTES * 3 / 2;
+    assert!(cut < bytes.len());
+    let partial = dir.join("partial.bin");
+    std::fs::write(&partial, &bytes[..cut]).expect("write");
+    let err = selfplay(&partial, "0/1");
+    assert!(
+        err.contains(&format!("{} games to play (1 already in", GAMES - 1)),
+        "the finished game is kept: {err}"
+    );
+    assert_eq!(records(&partial), expected);
+
+    // A finished file is left as it is.
+    let err = selfplay(&partial, "0/1");
+    assert!(
+        err.contains(&format!("0 games to play ({GAMES} already in")),
+        "{err}"
+    );
+    assert_eq!(records(&partial), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
