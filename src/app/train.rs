@@ -11,7 +11,7 @@ use damas::core::notation::parse_fen;
 use damas::core::position::Position;
 use damas::core::variant::Variant;
 use damas::search::eval;
-use damas::search::trained::data::{variant_tag, Record};
+use damas::search::trained::data::{variant_tag, Record, LAST};
 use damas::search::trained::train::{samples, split, train, Model, Settings};
 use damas::search::trained::{self, Frames, TrainedWeights, Visitor};
 use damas::{with_rules, Color, Rules};
@@ -71,7 +71,10 @@ impl std::error::Error for TrainError {}
 
 pub fn run(a: TrainArgs) -> Result<(), TrainError> {
     let variant = Variant::from_name(&a.variant).map_err(|e| TrainError(e.to_string()))?;
-    let command: Vec<String> = std::env::args().collect();
+    // The program's own path is machine-specific: the note says `damas`.
+    let command: Vec<String> = std::iter::once("damas".to_string())
+        .chain(std::env::args().skip(1))
+        .collect();
     with_rules!(variant, R => run_in::<R>(variant, &a, &command.join(" ")))
 }
 
@@ -88,7 +91,8 @@ fn run_in<R: Rules>(variant: Variant, a: &TrainArgs, command: &str) -> Result<()
                 .map_err(|e| TrainError(format!("{}: {e}", path.display())))?,
         );
     }
-    let games: std::collections::HashSet<u32> = records.iter().map(|r| r.game).collect();
+    // Files from different seeds reuse game numbers: count the games' last positions.
+    let games = records.iter().filter(|r| r.flags & LAST != 0).count();
     let settings = Settings {
         epochs: a.epochs,
         seed: a.seed,
@@ -102,7 +106,7 @@ fn run_in<R: Rules>(variant: Variant, a: &TrainArgs, command: &str) -> Result<()
     eprintln!(
         "train {}: {} games, {} positions, {} quiet for training and {} for validation",
         variant,
-        games.len(),
+        games,
         records.len(),
         train_set.len(),
         validation_set.len()
@@ -135,16 +139,17 @@ fn run_in<R: Rules>(variant: Variant, a: &TrainArgs, command: &str) -> Result<()
     std::fs::write(&a.out, weights.to_bytes())
         .map_err(|e| TrainError(format!("{}: {e}", a.out.display())))?;
     let note = format!(
-        "# How {} was made\n\ncommand: {}\nseed: {}\ndata: {} games, {} positions ({} quiet training, {} quiet validation)\nepochs: {}\nvalidation loss: {:.5} (material-only start {:.5}; last epoch {:.5})\ntraining time: {:.1} s\nweights: {} of {} non-zero\n",
+        "# How {} was made\n\ncommand: {}\nseed: {}\ndata: {} games, {} positions ({} quiet training, {} quiet validation)\nepochs: {}\nvalidation loss: {:.5} ({} {:.5}; last epoch {:.5})\ntraining time: {:.1} s\nweights: {} of {} non-zero\n",
         a.out.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
         command,
         a.seed,
-        games.len(),
+        games,
         records.len(),
         train_set.len(),
         validation_set.len(),
         a.epochs,
         best,
+        if a.init.is_some() { "--init weights" } else { "material-only start" },
         initial,
         last,
         started.elapsed().as_secs_f64(),
