@@ -12,7 +12,7 @@ use std::fmt;
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -31,6 +31,7 @@ use damas::core::variant::Variant;
 use damas::engine::{Engine, Start};
 use damas::search::limits::Limits;
 use damas::search::trained::data::{variant_tag, Record, LAST, RECORD_BYTES};
+use damas::search::trained::TrainedWeights;
 use damas::search::{plies_to_end, Control};
 use damas::{with_rules, Convention, Rules};
 
@@ -66,6 +67,9 @@ pub struct SelfplayArgs {
     /// The data file; appended to, and resumed from, if it exists.
     #[arg(long)]
     pub out: PathBuf,
+    /// Play with these weights instead of the shipped ones (the next generation's data).
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
 }
 
 /// Why `selfplay` stopped.
@@ -101,6 +105,7 @@ struct Setup {
     seed: u64,
     shard: (usize, usize),
     max_plies: usize,
+    eval_file: Option<(Variant, Arc<TrainedWeights>)>,
 }
 
 fn parse_shard(text: &str) -> Result<(usize, usize), SelfplayError> {
@@ -136,6 +141,16 @@ pub fn run(a: SelfplayArgs) -> Result<(), SelfplayError> {
                 ))
             })?,
     };
+    let eval_file = match &a.eval_file {
+        None => None,
+        Some(path) => {
+            let mut engine = Engine::new(1);
+            engine
+                .load_eval_file(variant, path)
+                .map_err(|e| usage(format!("--eval-file: {e}")))?;
+            engine.eval_file
+        }
+    };
     let setup = Setup {
         variant,
         games: a.games,
@@ -145,6 +160,7 @@ pub fn run(a: SelfplayArgs) -> Result<(), SelfplayError> {
         seed: a.seed,
         shard: parse_shard(&a.shard)?,
         max_plies: a.max_plies,
+        eval_file,
     };
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.is_dir() {
@@ -301,6 +317,7 @@ fn play_game<R: Rules>(s: &Setup, g: u32) -> Vec<Record> {
     let mut rng = game_rng(s.seed, g);
     let mut engine = Engine::new(8);
     engine.book = false;
+    engine.eval_file.clone_from(&s.eval_file);
     let moves = opening::<R>(s, &engine, &mut rng);
     let mut game = Game::new(Position::<R>::start());
     for m in &moves {

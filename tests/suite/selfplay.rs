@@ -122,3 +122,53 @@ fn an_interrupted_run_resumes_to_the_same_data() {
     assert_eq!(records(&partial), expected);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn eval_file_plays_with_the_weights_it_names() {
+    let dir = scratch("eval-file");
+    let book = |v: &str| format!("{}/book/{v}.weights", env!("CARGO_MANIFEST_DIR"));
+    let shipped = dir.join("shipped.bin");
+    selfplay(&shipped, "0/1");
+    let named = dir.join("named.bin");
+    let out = named.to_str().expect("utf-8 path");
+    let english = book("english");
+    let (code, _, err) = damas(&[
+        "selfplay",
+        "--variant",
+        "english",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--seed",
+        "3",
+        "--threads",
+        "2",
+        "--out",
+        out,
+        "--eval-file",
+        &english,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        records(&named),
+        records(&shipped),
+        "the shipped weights, named"
+    );
+
+    let international = book("international");
+    let (code, _, err) = damas(&[
+        "selfplay",
+        "--variant",
+        "english",
+        "--games",
+        "6",
+        "--out",
+        out,
+        "--eval-file",
+        &international,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not english"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
