@@ -252,7 +252,31 @@ fn side<R: Rules>(pos: &Position<R>, c: Color) -> Side {
 }
 
 /// Endings the stronger side cannot usually win, by piece counts alone.
-fn drawish<R: Rules>(strong: &Side, weak: &Side) -> bool {
+/// Men and kings of one side.
+#[derive(Clone, Copy)]
+struct Force {
+    men: u32,
+    kings: u32,
+}
+
+impl Side {
+    fn force(&self) -> Force {
+        Force {
+            men: self.men,
+            kings: self.kings,
+        }
+    }
+}
+
+fn force<R: Rules>(pos: &Position<R>, c: Color) -> Force {
+    let own = pos.by_color[c.index()];
+    Force {
+        men: (own & !pos.kings).popcount(),
+        kings: (own & pos.kings).popcount(),
+    }
+}
+
+fn drawish<R: Rules>(strong: Force, weak: Force) -> bool {
     if weak.men > 0 || weak.kings == 0 || strong.men > 0 {
         return false;
     }
@@ -277,9 +301,10 @@ pub fn evaluate<R: Rules>(pos: &Position<R>, trained: Option<&TrainedWeights>) -
             if R::LOSER_WINS || !R::HAS_KINGS {
                 return score;
             }
+            // Only the piece counts are needed here, not the hand-made terms.
             let us = pos.side_to_move();
-            let (a, b) = (side(pos, us), side(pos, us.opposite()));
-            let (s, weak) = if score > 0 { (&a, &b) } else { (&b, &a) };
+            let (a, b) = (force(pos, us), force(pos, us.opposite()));
+            let (s, weak) = if score > 0 { (a, b) } else { (b, a) };
             if drawish::<R>(s, weak) {
                 score / R::W.drawish_divisor
             } else {
@@ -312,7 +337,7 @@ pub fn hand_made<R: Rules>(pos: &Position<R>) -> Score {
     let score = a.material - b.material + a.position - b.position;
     let strong_is_us = score > 0;
     let (s, w) = if strong_is_us { (&a, &b) } else { (&b, &a) };
-    if drawish::<R>(s, w) {
+    if drawish::<R>(s.force(), w.force()) {
         return score / R::W.drawish_divisor;
     }
     score
