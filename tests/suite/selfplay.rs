@@ -1,7 +1,7 @@
 //! `damas selfplay`: shards of one command are disjoint and together make the same data as
 //! the whole command, and a run that was cut off resumes to the same data.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::support::run::damas;
 
@@ -16,7 +16,7 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn selfplay(out: &PathBuf, shard: &str) -> String {
+fn selfplay(out: &Path, shard: &str) -> String {
     let out = out.to_str().expect("utf-8 path");
     let games = GAMES.to_string();
     let (code, _, err) = damas(&[
@@ -41,7 +41,7 @@ fn selfplay(out: &PathBuf, shard: &str) -> String {
 }
 
 /// The records of a file, sorted by game and ply (games are appended as they finish).
-fn records(path: &PathBuf) -> Vec<Vec<u8>> {
+fn records(path: &Path) -> Vec<Vec<u8>> {
     let bytes = std::fs::read(path).expect("data file");
     assert_eq!(bytes.len() % RECORD_BYTES, 0, "whole records");
     let mut all: Vec<Vec<u8>> = bytes.chunks(RECORD_BYTES).map(<[u8]>::to_vec).collect();
