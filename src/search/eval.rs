@@ -172,8 +172,7 @@ fn forward_dirs<R: Rules>(c: usize) -> impl Iterator<Item = usize> {
 struct Side {
     material: Score,
     position: Score,
-    men: u32,
-    kings: u32,
+    force: Force,
 }
 
 fn side<R: Rules>(pos: &Position<R>, c: Color) -> Side {
@@ -246,26 +245,18 @@ fn side<R: Rules>(pos: &Position<R>, c: Color) -> Side {
     Side {
         material: men_n as Score * w.man + kings_n as Score * R::KING_VALUE,
         position,
-        men: men_n,
-        kings: kings_n,
+        force: Force {
+            men: men_n,
+            kings: kings_n,
+        },
     }
 }
 
-/// Endings the stronger side cannot usually win, by piece counts alone.
 /// Men and kings of one side.
 #[derive(Clone, Copy)]
 struct Force {
     men: u32,
     kings: u32,
-}
-
-impl Side {
-    fn force(&self) -> Force {
-        Force {
-            men: self.men,
-            kings: self.kings,
-        }
-    }
 }
 
 fn force<R: Rules>(pos: &Position<R>, c: Color) -> Force {
@@ -276,6 +267,7 @@ fn force<R: Rules>(pos: &Position<R>, c: Color) -> Force {
     }
 }
 
+/// Endings the stronger side cannot usually win, by piece counts alone.
 fn drawish<R: Rules>(strong: Force, weak: Force) -> bool {
     if weak.men > 0 || weak.kings == 0 || strong.men > 0 {
         return false;
@@ -337,7 +329,7 @@ pub fn hand_made<R: Rules>(pos: &Position<R>) -> Score {
     let score = a.material - b.material + a.position - b.position;
     let strong_is_us = score > 0;
     let (s, w) = if strong_is_us { (&a, &b) } else { (&b, &a) };
-    if drawish::<R>(s.force(), w.force()) {
+    if drawish::<R>(s.force, w.force) {
         return score / R::W.drawish_divisor;
     }
     score

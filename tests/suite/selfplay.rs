@@ -16,10 +16,11 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn selfplay(out: &Path, shard: &str) -> String {
+/// `damas selfplay` of the tests' six English games, with `extra` arguments: exit code, stderr.
+fn run_selfplay(out: &Path, extra: &[&str]) -> (i32, String) {
     let out = out.to_str().expect("utf-8 path");
     let games = GAMES.to_string();
-    let (code, _, err) = damas(&[
+    let mut args = vec![
         "selfplay",
         "--variant",
         "english",
@@ -31,11 +32,16 @@ fn selfplay(out: &Path, shard: &str) -> String {
         "3",
         "--threads",
         "2",
-        "--shard",
-        shard,
         "--out",
         out,
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let (code, _, err) = damas(&args);
+    (code, err)
+}
+
+fn selfplay(out: &Path, shard: &str) -> String {
+    let (code, err) = run_selfplay(out, &["--shard", shard]);
     assert_eq!(code, 0, "selfplay failed: {err}");
     err
 }
@@ -130,25 +136,7 @@ fn eval_file_plays_with_the_weights_it_names() {
     let shipped = dir.join("shipped.bin");
     selfplay(&shipped, "0/1");
     let named = dir.join("named.bin");
-    let out = named.to_str().expect("utf-8 path");
-    let english = book("english");
-    let (code, _, err) = damas(&[
-        "selfplay",
-        "--variant",
-        "english",
-        "--games",
-        "6",
-        "--nodes",
-        "300",
-        "--seed",
-        "3",
-        "--threads",
-        "2",
-        "--out",
-        out,
-        "--eval-file",
-        &english,
-    ]);
+    let (code, err) = run_selfplay(&named, &["--eval-file", &book("english")]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         records(&named),
@@ -156,18 +144,7 @@ fn eval_file_plays_with_the_weights_it_names() {
         "the shipped weights, named"
     );
 
-    let international = book("international");
-    let (code, _, err) = damas(&[
-        "selfplay",
-        "--variant",
-        "english",
-        "--games",
-        "6",
-        "--out",
-        out,
-        "--eval-file",
-        &international,
-    ]);
+    let (code, err) = run_selfplay(&named, &["--eval-file", &book("international")]);
     assert_eq!(code, 2);
     assert!(err.contains("not english"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
