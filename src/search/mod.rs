@@ -569,7 +569,9 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// Push the child's hash and its draw counters.
     #[inline]
     fn enter(&mut self, ply: usize, parent: &Position<R>, m: &MoveOf<R>, child: &Position<R>) {
-        self.hashes.push(child.hash());
+        let hash = child.hash();
+        self.tt.prefetch(hash);
+        self.hashes.push(hash);
         self.counters[ply] = self.counters[ply - 1].after(&self.draw, parent, m, child);
     }
 
@@ -650,6 +652,26 @@ impl<'a, R: Rules> Worker<'a, R> {
                 if cut {
                     return s;
                 }
+            }
+        }
+
+        // ProbCut: when a shallower search already clears beta by a margin, the full-depth
+        // one almost surely clears beta too.
+        if !pv_node && depth >= PROBCUT_MIN_DEPTH && !is_decided(beta) {
+            let raised = beta + PROBCUT_MARGIN;
+            let s = self.search(
+                pos,
+                depth - PROBCUT_REDUCTION,
+                raised - 1,
+                raised,
+                ply,
+                false,
+            );
+            if self.stopped {
+                return DRAW;
+            }
+            if s >= raised {
+                return beta;
             }
         }
 

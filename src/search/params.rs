@@ -20,6 +20,12 @@ pub const LMR_MIN_INDEX: usize = 3;
 pub const LMR_BASE: f32 = 0.75;
 pub const LMR_DIVISOR: f32 = 2.0;
 
+/// ProbCut: from this remaining depth, a search this much shallower that clears beta by the
+/// margin (hundredths of a man) cuts the node.
+pub const PROBCUT_MIN_DEPTH: i32 = 6;
+pub const PROBCUT_REDUCTION: i32 = 4;
+pub const PROBCUT_MARGIN: Score = 40;
+
 /// Ceiling of a history score; bonuses shrink as a score nears it.
 pub const HISTORY_MAX: i32 = 16_000;
 
