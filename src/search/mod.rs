@@ -686,6 +686,16 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let forced = moves.len() == 1;
         let captures = moves[0].is_capture();
+        // Reverse futility: near the leaves, a quiet position standing far above beta stays
+        // above it.
+        if !pv_node && !captures && depth <= RFP_MAX_DEPTH && !is_decided(beta) {
+            let e = evaluate(pos, self.eval);
+            if e - RFP_MARGIN * depth >= beta {
+                self.lists[ply] = moves;
+                self.keys[ply] = keys;
+                return e;
+            }
+        }
         self.ordering.keys(pos, &moves, &mut keys, tt_index, ply);
 
         // One legal move: it costs nothing to look one ply further.

@@ -26,6 +26,11 @@ pub const PROBCUT_MIN_DEPTH: i32 = 6;
 pub const PROBCUT_REDUCTION: i32 = 4;
 pub const PROBCUT_MARGIN: Score = 40;
 
+/// Reverse futility: up to this remaining depth, a quiet node whose static score exceeds
+/// beta by the margin (hundredths of a man) per ply is cut.
+pub const RFP_MAX_DEPTH: i32 = 3;
+pub const RFP_MARGIN: Score = 50;
+
 /// Ceiling of a history score; bonuses shrink as a score nears it.
 pub const HISTORY_MAX: i32 = 16_000;
 
