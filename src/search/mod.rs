@@ -569,9 +569,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// Push the child's hash and its draw counters.
     #[inline]
     fn enter(&mut self, ply: usize, parent: &Position<R>, m: &MoveOf<R>, child: &Position<R>) {
-        let hash = child.hash();
-        self.tt.prefetch(hash);
-        self.hashes.push(hash);
+        self.hashes.push(child.hash());
         self.counters[ply] = self.counters[ply - 1].after(&self.draw, parent, m, child);
     }
 

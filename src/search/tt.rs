@@ -261,23 +261,6 @@ impl TranspositionTable {
         &buckets[i]
     }
 
-    /// Ask the CPU to start loading `hash`'s bucket, so the probe a few hundred cycles later
-    /// finds it in cache (the table is far larger than the cache; the probe's miss was the
-    /// search's largest single cost). A hint only: it changes no result.
-    #[inline]
-    pub fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.bucket(hash) as *const Bucket as *const i8;
-            // SAFETY: a prefetch never faults and reads nothing the program sees; the pointer
-            // is to a live bucket of this table anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
-    }
-
     pub fn probe(&self, hash: u64) -> Option<Entry> {
         let b = self.bucket(hash);
         for e in 0..ENTRIES {
