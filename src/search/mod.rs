@@ -14,8 +14,8 @@ pub mod trained;
 pub mod tt;
 
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::core::bitboard::Word;
@@ -110,6 +110,47 @@ impl Control {
     /// Nodes searched so far, by all threads.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// The deepest iteration any thread has completed, with its result. Lazy SMP threads
+/// leapfrog: a thread overtaken mid-iteration takes the finished result and goes deeper, so
+/// the first thread to finish a depth finishes it for all.
+struct Progress<W: Word> {
+    depth: AtomicU32,
+    result: Mutex<Option<Completed<W>>>,
+}
+
+#[derive(Clone)]
+struct Completed<W: Word> {
+    depth: u32,
+    best: Move<W>,
+    score: Score,
+    pv: Vec<Move<W>>,
+}
+
+impl<W: Word> Progress<W> {
+    fn new() -> Self {
+        Progress {
+            depth: AtomicU32::new(0),
+            result: Mutex::new(None),
+        }
+    }
+    fn depth(&self) -> u32 {
+        self.depth.load(Ordering::Acquire)
+    }
+    fn publish(&self, c: Completed<W>) {
+        let mut slot = self.result.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.as_ref().is_none_or(|old| old.depth < c.depth) {
+            self.depth.store(c.depth, Ordering::Release);
+            *slot = Some(c);
+        }
+    }
+    fn result(&self) -> Option<Completed<W>> {
+        self.result
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 }
 
@@ -211,6 +252,8 @@ pub fn search<R: Rules>(
     tt.new_search();
     let budget = job.limits.budget();
     let helpers = search_threads(job.threads) - 1;
+    let progress = Progress::new();
+    let progress = &progress;
     let outcome = std::thread::scope(|s| {
         let mut handles = Vec::new();
         for id in 1..=helpers {
@@ -218,13 +261,13 @@ pub fn search<R: Rules>(
                 std::thread::Builder::new()
                     .stack_size(8 << 20)
                     .spawn_scoped(s, move || {
-                        let mut w = Worker::new(job, tt, control, budget, id);
+                        let mut w = Worker::new(job, tt, control, progress, budget, id);
                         w.iterate(&mut Silent);
                         w.flush();
                     }),
             );
         }
-        let mut w = Worker::new(job, tt, control, budget, 0);
+        let mut w = Worker::new(job, tt, control, progress, budget, 0);
         let outcome = w.iterate(report);
         w.flush();
         // An infinite search reports its move only when told to stop.
@@ -250,10 +293,20 @@ struct Worker<'a, R: Rules> {
     root: Position<R>,
     tt: &'a TranspositionTable,
     control: &'a Control,
+    progress: &'a Progress<WordOf<R>>,
     limits: Limits,
     budget: Budget,
     multipv: usize,
     stopped: bool,
+    /// The depth of the iteration under way.
+    iteration: u32,
+    /// Another thread completed this iteration's depth first (`stopped` is set too).
+    overtaken: bool,
+    /// How often the best move changed lately (halved each iteration), and the last
+    /// iteration's best move and score: the clock is spent where the search is unsure.
+    best_changes: f64,
+    last_best: Option<MoveOf<R>>,
+    last_score: Option<Score>,
     nodes: u64,
     unflushed: u64,
     seldepth: usize,
@@ -276,6 +329,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         job: &Job<'a, R>,
         tt: &'a TranspositionTable,
         control: &'a Control,
+        progress: &'a Progress<WordOf<R>>,
         budget: Budget,
         id: usize,
     ) -> Self {
@@ -303,10 +357,16 @@ impl<'a, R: Rules> Worker<'a, R> {
             root: job.root,
             tt,
             control,
+            progress,
             limits: job.limits,
             budget,
             multipv: job.multipv.max(1),
             stopped: false,
+            iteration: 0,
+            overtaken: false,
+            best_changes: 0.0,
+            last_best: None,
+            last_score: None,
             nodes: 0,
             unflushed: 0,
             seldepth: 0,
@@ -343,25 +403,36 @@ impl<'a, R: Rules> Worker<'a, R> {
             self.stopped = true;
             return;
         }
-        if self.id != 0 {
-            return;
-        }
-        if let Some(n) = self.limits.nodes {
-            if self.control.nodes() >= n {
-                self.control.stop();
-                self.stopped = true;
+        if self.id == 0 {
+            if let Some(n) = self.limits.nodes {
+                if self.control.nodes() >= n {
+                    self.control.stop();
+                    self.stopped = true;
+                    return;
+                }
+            }
+            if let Some(hard) = self.budget.hard {
+                // A forced move on the clock is played at once, also when a ponder hit turns
+                // a ponder search into one mid-iteration.
+                if !self.control.pondering()
+                    && (self.control.clock_elapsed() >= hard || self.forced_on_the_clock())
+                {
+                    self.control.stop();
+                    self.stopped = true;
+                    return;
+                }
             }
         }
-        if let Some(hard) = self.budget.hard {
-            // A forced move on the clock is played at once, also when a ponder hit turns a
-            // ponder search into one mid-iteration.
-            if !self.control.pondering()
-                && (self.control.clock_elapsed() >= hard || self.forced_on_the_clock())
-            {
-                self.control.stop();
-                self.stopped = true;
-            }
+        if self.leapfrogs() && self.progress.depth() >= self.iteration {
+            self.stopped = true;
+            self.overtaken = true;
         }
+    }
+
+    /// Threads share iterations only for a single best line (multi-PV analysis keeps each
+    /// thread's own lines).
+    fn leapfrogs(&self) -> bool {
+        self.multipv == 1
     }
 
     /// One legal move at the root, and a clock (not a depth) to stop the search.
@@ -388,8 +459,11 @@ impl<'a, R: Rules> Worker<'a, R> {
             .depth
             .map_or(MAX_PLY as u32 - 8, |d| d.clamp(1, MAX_PLY as u32 - 8));
         let lines = self.multipv.min(self.root_moves.len());
-        let mut depth = 1 + (self.id % 2) as u32;
+        // Half the threads start one ply deeper, so two depths are always under way.
+        let lead = (self.id % 2) as u32;
+        let mut depth = 1 + lead;
         while depth <= max_depth {
+            self.iteration = depth;
             self.seldepth = 0;
             self.leaf_plies = 0;
             self.leaves = 0;
@@ -402,10 +476,25 @@ impl<'a, R: Rules> Worker<'a, R> {
                     break;
                 }
             }
-            if self.stopped && depth > 1 {
+            if self.overtaken {
+                self.overtaken = false;
+                self.stopped = self.control.stopped();
+                match self.progress.result() {
+                    Some(c) if !self.stopped => depth = self.adopt(c),
+                    _ => break,
+                }
+            } else if self.stopped && depth > 1 {
                 // Keep a move found better in the unfinished iteration (it is first when it
                 // beat the previous best); otherwise the last full iteration stands.
                 break;
+            } else if self.leapfrogs() && !self.stopped {
+                let best = &self.root_moves[0];
+                self.progress.publish(Completed {
+                    depth,
+                    best: best.m,
+                    score: best.score,
+                    pv: best.pv.clone(),
+                });
             }
             outcome.depth = depth;
             let best = &self.root_moves[0];
@@ -432,10 +521,13 @@ impl<'a, R: Rules> Worker<'a, R> {
                     });
                 }
             }
-            if self.stopped || self.id == 0 && self.enough(depth, outcome.score) {
+            if self.stopped || self.id == 0 && self.enough(depth, &outcome) {
                 break;
             }
             depth += 1;
+            if self.leapfrogs() {
+                depth = depth.max(self.progress.depth() + 1 + lead);
+            }
         }
         if self.stopped {
             // The unfinished iteration may have put a better move first.
@@ -454,8 +546,27 @@ impl<'a, R: Rules> Worker<'a, R> {
         outcome
     }
 
+    /// Take another thread's completed iteration as this one's; returns its depth.
+    fn adopt(&mut self, c: Completed<WordOf<R>>) -> u32 {
+        if let Some(i) = self.root_moves.iter().position(|r| r.m == c.best) {
+            self.root_moves[..=i].rotate_right(1);
+            let r = &mut self.root_moves[0];
+            r.score = c.score;
+            r.pv = c.pv;
+        }
+        c.depth
+    }
+
     /// Whether to stop deepening (the caller's limits, not a stop request).
-    fn enough(&self, depth: u32, score: Score) -> bool {
+    fn enough(&mut self, depth: u32, outcome: &Outcome<WordOf<R>>) -> bool {
+        let score = outcome.score;
+        self.best_changes /= 2.0;
+        if self.last_best.is_some_and(|m| Some(m) != outcome.best) {
+            self.best_changes += 1.0;
+        }
+        let drop = self.last_score.map_or(0, |s| s - score);
+        self.last_best = outcome.best;
+        self.last_score = Some(score);
         if self.limits.infinite || self.control.pondering() {
             return false;
         }
@@ -463,9 +574,16 @@ impl<'a, R: Rules> Worker<'a, R> {
         if self.forced_on_the_clock() {
             return true;
         }
-        // The next iteration takes a few times as long as this one.
+        // The next iteration takes a few times as long as this one: start it only well
+        // inside the budget, more so when the best move is settled, less when it keeps
+        // changing or the score is falling.
         if let Some(soft) = self.budget.soft {
-            if self.control.clock_elapsed() >= soft / 2 {
+            let unsure = (TIME_STABLE + TIME_PER_CHANGE * self.best_changes).min(TIME_UNSURE_MAX);
+            let falling = 1.0
+                + (drop.clamp(0, TIME_DROP_MAX) as f64 / TIME_DROP_MAX as f64)
+                    * (TIME_FALLING_MAX - 1.0);
+            let share = TIME_ITERATION_SHARE * unsure * falling;
+            if self.control.clock_elapsed().as_secs_f64() >= soft.as_secs_f64() * share {
                 return true;
             }
         }

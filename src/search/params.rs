@@ -42,3 +42,17 @@ pub const ORDER_PER_CAPTURED: i32 = 1000;
 pub const ORDER_KING_CAPTURED: i32 = 500;
 pub const ORDER_PROMOTION: i32 = 90_000;
 pub const ORDER_KILLER: [i32; 2] = [80_000, 79_000];
+
+/// Time management under a clock: the next iteration starts only while the time spent is
+/// below this share of the move's budget (it takes a few times as long as the last one) ...
+pub const TIME_ITERATION_SHARE: f64 = 0.7;
+/// ... scaled by how unsure the search is: this much with a best move unchanged for
+/// several iterations, this much more per recent change (halved each iteration), at most
+/// `TIME_UNSURE_MAX` ...
+pub const TIME_STABLE: f64 = 0.6;
+pub const TIME_PER_CHANGE: f64 = 0.6;
+pub const TIME_UNSURE_MAX: f64 = 1.8;
+/// ... and up to `TIME_FALLING_MAX` times longer while the score falls, in full from a drop
+/// of `TIME_DROP_MAX` (hundredths of a man) since the last iteration.
+pub const TIME_FALLING_MAX: f64 = 1.5;
+pub const TIME_DROP_MAX: Score = 50;

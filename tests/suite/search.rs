@@ -142,6 +142,32 @@ fn two_threads_play_a_legal_move() {
     assert!(legal_texts::<damas::core::rules::English>(fen).contains(&d.best));
 }
 
+/// Two threads leapfrog (the first to finish a depth finishes it for both): the answer is
+/// still the shot, from an iteration of the depth asked.
+#[test]
+fn two_threads_find_the_shots_at_the_depth_asked() {
+    for _ in 0..5 {
+        let d = think(
+            Variant::English,
+            "W:Wa3,b4,d4,g1:Bb6,d6,h8",
+            Limits::depth(9),
+            2,
+            1,
+        );
+        assert_eq!((d.best.as_str(), d.depth), ("17-14", 9));
+        assert_eq!(d.pv.get(1).map(String::as_str), Some("10x17x14"));
+        let d = think(
+            Variant::International,
+            "W:Wa3,b4,d4,i1:Bb6,d6,j10",
+            Limits::depth(9),
+            2,
+            1,
+        );
+        assert_eq!((d.best.as_str(), d.depth), ("31-27", 9));
+        assert!(d.score >= 150, "score {}", d.score);
+    }
+}
+
 #[test]
 fn node_limit_stops_the_search() {
     let d = think(
