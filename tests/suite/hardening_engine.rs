@@ -175,8 +175,11 @@ fn more_threads_than_cores_run_one_search_thread_per_core() {
     e.send("set-param name=threads value=256");
     e.send("pos start");
     e.send("go analyze");
-    // Searching: wait for a few iterations.
-    while !e.recv().starts_with("info depth=6") {}
+    // Searching: wait for a few iterations (leapfrogging threads may skip a depth's line).
+    while value(&e.recv(), "depth")
+        .and_then(|d| d.parse::<u32>().ok())
+        .is_none_or(|d| d < 6)
+    {}
     let threads = status(e.child.id(), "Threads");
     e.send("stop");
     e.until("done");
