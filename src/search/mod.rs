@@ -470,10 +470,15 @@ impl<'a, R: Rules> Worker<'a, R> {
             for r in &mut self.root_moves {
                 r.previous = r.score;
             }
-            for line in 0..lines {
-                self.aspiration(depth as i32, line);
-                if self.stopped {
-                    break;
+            if self.leapfrogs() && self.progress.depth() >= depth {
+                // Another thread already finished this depth.
+                self.overtaken = true;
+            } else {
+                for line in 0..lines {
+                    self.aspiration(depth as i32, line);
+                    if self.stopped {
+                        break;
+                    }
                 }
             }
             if self.overtaken {
@@ -526,7 +531,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
             depth += 1;
             if self.leapfrogs() {
-                depth = depth.max(self.progress.depth() + 1 + lead);
+                depth = depth.max((self.progress.depth() + 1 + lead).min(max_depth));
             }
         }
         if self.stopped {
