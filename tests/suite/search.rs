@@ -32,23 +32,39 @@ fn legal_texts<R: Rules>(fen: &str) -> Vec<String> {
     pos.legal_moves().iter().map(move_text::<R>).collect()
 }
 
+/// One thread, then two threads five times: leapfrogging threads (the first to finish a
+/// depth finishes it for both) must still answer from an iteration of the depth asked.
+const THREAD_RUNS: [usize; 6] = [1, 2, 2, 2, 2, 2];
+
 /// English two-for-one: b4-c5 forces d6xb4 (b6xd4 is blocked), then a3 takes b4 and b6.
 #[test]
 fn english_two_for_one_shot() {
     let fen = "W:Wa3,b4,d4,g1:Bb6,d6,h8";
-    let d = think(Variant::English, fen, Limits::depth(7), 1, 1);
-    assert_eq!(d.best, "17-14");
-    assert_eq!(d.pv.get(1).map(String::as_str), Some("10x17x14"));
-    assert!(d.score >= 150, "score {}", d.score);
+    for threads in THREAD_RUNS {
+        let d = think(Variant::English, fen, Limits::depth(9), threads, 1);
+        assert_eq!(
+            (d.best.as_str(), d.depth),
+            ("17-14", 9),
+            "threads {threads}"
+        );
+        assert_eq!(d.pv.get(1).map(String::as_str), Some("10x17x14"));
+        assert!(d.score >= 150, "score {}", d.score);
+    }
 }
 
 /// The same shot on the 10×10 board, where men also capture backward: b4-c5 (31-27).
 #[test]
 fn international_shot() {
     let fen = "W:Wa3,b4,d4,i1:Bb6,d6,j10";
-    let d = think(Variant::International, fen, Limits::depth(7), 1, 1);
-    assert_eq!(d.best, "31-27");
-    assert!(d.score >= 150, "score {}", d.score);
+    for threads in THREAD_RUNS {
+        let d = think(Variant::International, fen, Limits::depth(9), threads, 1);
+        assert_eq!(
+            (d.best.as_str(), d.depth),
+            ("31-27", 9),
+            "threads {threads}"
+        );
+        assert!(d.score >= 150, "score {}", d.score);
+    }
 }
 
 /// A flying king takes two men in one sweep along the long diagonal and then the third.
@@ -140,32 +156,6 @@ fn two_threads_play_a_legal_move() {
     let fen = "B:W17,21,23,25,29,30,31,32:B1,3,4,5,7,9,10,12,24";
     let d = think(Variant::English, fen, Limits::depth(10), 2, 1);
     assert!(legal_texts::<damas::core::rules::English>(fen).contains(&d.best));
-}
-
-/// Two threads leapfrog (the first to finish a depth finishes it for both): the answer is
-/// still the shot, from an iteration of the depth asked.
-#[test]
-fn two_threads_find_the_shots_at_the_depth_asked() {
-    for _ in 0..5 {
-        let d = think(
-            Variant::English,
-            "W:Wa3,b4,d4,g1:Bb6,d6,h8",
-            Limits::depth(9),
-            2,
-            1,
-        );
-        assert_eq!((d.best.as_str(), d.depth), ("17-14", 9));
-        assert_eq!(d.pv.get(1).map(String::as_str), Some("10x17x14"));
-        let d = think(
-            Variant::International,
-            "W:Wa3,b4,d4,i1:Bb6,d6,j10",
-            Limits::depth(9),
-            2,
-            1,
-        );
-        assert_eq!((d.best.as_str(), d.depth), ("31-27", 9));
-        assert!(d.score >= 150, "score {}", d.score);
-    }
 }
 
 #[test]
