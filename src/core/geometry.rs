@@ -34,6 +34,31 @@ pub const fn opposite(d: Dir) -> Dir {
     (d + 4) & 7
 }
 
+/// Runs the block once for each direction `0..8`, unrolled: with `$d` a constant in each copy,
+/// the direction tables and the rules' direction sets fold away (a loop kept them as loads and
+/// tests at every node). `continue` inside the block moves on to the next direction.
+macro_rules! each_dir {
+    (for $d:ident $body:block) => {
+        #[allow(clippy::single_element_loop)]
+        for $d in [0 as $crate::core::geometry::Dir] $body
+        #[allow(clippy::single_element_loop)]
+        for $d in [1 as $crate::core::geometry::Dir] $body
+        #[allow(clippy::single_element_loop)]
+        for $d in [2 as $crate::core::geometry::Dir] $body
+        #[allow(clippy::single_element_loop)]
+        for $d in [3 as $crate::core::geometry::Dir] $body
+        #[allow(clippy::single_element_loop)]
+        for $d in [4 as $crate::core::geometry::Dir] $body
+        #[allow(clippy::single_element_loop)]
+        for $d in [5 as $crate::core::geometry::Dir] $body
+        #[allow(clippy::single_element_loop)]
+        for $d in [6 as $crate::core::geometry::Dir] $body
+        #[allow(clippy::single_element_loop)]
+        for $d in [7 as $crate::core::geometry::Dir] $body
+    };
+}
+pub(crate) use each_dir;
+
 /// A set of directions, bit `d` for direction `d`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct DirSet(pub u8);

@@ -3,7 +3,7 @@
 
 use crate::core::bitboard::{Bitboard, Word};
 use crate::core::color::Color;
-use crate::core::geometry::{opposite, Dir, DirSet, Geometry};
+use crate::core::geometry::{each_dir, opposite, Dir, DirSet, Geometry, Shape};
 use crate::core::mv::Move;
 use crate::core::position::{MoveOf, Position, WordOf};
 use crate::core::rules::{Landing, Precedence, Promotion, Removal, Rules};
@@ -20,7 +20,8 @@ pub enum Convention {
 }
 
 /// Squares the sequence may pass through or land on, and the enemies it may still take.
-struct Capture<'a, R: Rules> {
+/// With `COUNT` the moves are only counted, not listed (perft's and mobility's last ply).
+struct Capture<'a, R: Rules, const COUNT: bool> {
     us: usize,
     from: Square,
     empty: WordOf<R>,
@@ -35,6 +36,11 @@ struct Capture<'a, R: Rules> {
     best: u64,
     start: usize,
     out: &'a mut Vec<MoveOf<R>>,
+    /// Counting: moves of the best precedence key found so far.
+    counted: u64,
+    /// Counting: some counted move might repeat another (same start, end and captured set
+    /// by another order), so only the listing with its merge gives the number.
+    may_repeat: bool,
 }
 
 #[inline(always)]
@@ -42,7 +48,7 @@ fn bit<W: Word>(sq: Square) -> W {
     W::ONE << sq.index() as u32
 }
 
-impl<R: Rules> Capture<'_, R> {
+impl<R: Rules, const COUNT: bool> Capture<'_, R, COUNT> {
     #[inline(always)]
     fn is_empty(&self, sq: Square) -> bool {
         let e = match R::REMOVAL {
@@ -115,6 +121,25 @@ impl<R: Rules> Capture<'_, R> {
         if key < self.best {
             return;
         }
+        if COUNT {
+            if key > self.best {
+                self.best = key;
+                self.counted = 0;
+                self.may_repeat = false;
+            }
+            self.counted += 1;
+            // The fewest captures two orders of the same pieces need: a king turns more
+            // freely than a man, and a man on a diagonal-only board needs a closed loop of four.
+            let fewest = if self.by_king || self.crowned {
+                2
+            } else if R::G::LAYOUT.shape == Shape::Dark {
+                4
+            } else {
+                3
+            };
+            self.may_repeat |= self.count >= fewest;
+            return;
+        }
         if key > self.best {
             self.out.truncate(self.start);
             self.best = key;
@@ -132,32 +157,37 @@ impl<R: Rules> Capture<'_, R> {
     }
 
     /// Short jumps of a man (or parachutist) standing on `sq`; true if any was found.
+    /// Each direction is two board-wide steps of the one bit, so no square is looked up.
     fn man_jumps(&mut self, sq: Square, dirs: DirSet, parachutist: bool) -> bool {
-        if !self.may_jump_from(sq) {
-            return false;
+        let zero = <WordOf<R> as Word>::ZERO;
+        let mut prey = self.enemies & !self.captured;
+        if !R::MEN_CAPTURE_KINGS {
+            prey &= !self.enemy_kings;
         }
+        let empty = match R::REMOVAL {
+            Removal::Delayed => self.empty,
+            Removal::Immediate => self.empty | self.captured,
+        };
+        let here = bit::<WordOf<R>>(sq);
         let mut found = false;
-        for d in 0..8 {
+        each_dir!(for d {
             if !dirs.has(d) {
                 continue;
             }
-            let Some(v) = R::G::neighbour(sq, d) else {
-                continue;
-            };
-            if !self.takeable(v, false) {
+            let victim = R::G::step(here, d) & prey;
+            if victim == zero {
                 continue;
             }
-            let Some(t) = R::G::neighbour(v, d) else {
-                continue;
-            };
-            if !self.is_empty(t) {
+            let landing = R::G::step(victim, d) & empty;
+            if landing == zero {
                 continue;
             }
             found = true;
+            let v = Square::new(victim.lsb() as u8);
             self.take(v);
-            self.man_landed(t, d, parachutist);
+            self.man_landed(Square::new(landing.lsb() as u8), d, parachutist);
             self.untake(v);
-        }
+        });
         found
     }
 
@@ -216,7 +246,7 @@ impl<R: Rules> Capture<'_, R> {
             return false;
         }
         let mut found = false;
-        for d in 0..8 {
+        each_dir!(for d {
             if !dirs.has(d) {
                 continue;
             }
@@ -245,7 +275,7 @@ impl<R: Rules> Capture<'_, R> {
             self.take(v);
             self.king_landed(l0, d);
             self.untake(v);
-        }
+        });
         found
     }
 
@@ -319,11 +349,11 @@ impl<R: Rules> Position<R> {
             own & R::G::mask(R::FIRST_REMOVALS)
         } else if empty.popcount() == 1 && self.side != R::FIRST {
             let mut next = zero;
-            for d in 0..8 {
+            each_dir!(for d {
                 if R::SECOND_REMOVAL_DIRS.has(d) {
                     next |= R::G::step(empty, d);
                 }
-            }
+            });
             own & next
         } else {
             return false;
@@ -364,16 +394,30 @@ impl<R: Rules> Position<R> {
             targets &= !self.kings;
         }
         let mut can = <WordOf<R> as Word>::ZERO;
-        for d in 0..8 {
+        each_dir!(for d {
             if dirs.has(d) {
                 let back = opposite(d);
                 can |= R::G::step(R::G::step(empty, back) & targets, back) & men;
             }
-        }
+        });
         can
     }
 
     fn generate_captures(&self, out: &mut Vec<MoveOf<R>>) {
+        self.captures::<false>(out);
+    }
+
+    /// The number of legal captures without listing them, or `None` when two of them might
+    /// be one move reached by two orders and `convention` merges those.
+    fn count_captures(&self, convention: Convention) -> Option<u64> {
+        let (n, may_repeat) = self.captures::<true>(&mut Vec::new());
+        (!may_repeat || convention == Convention::Keep).then_some(n)
+    }
+
+    /// Lists the captures into `out`, or with `COUNT` returns their number and whether two
+    /// might be the same move.
+    #[inline(always)]
+    fn captures<const COUNT: bool>(&self, out: &mut Vec<MoveOf<R>>) -> (u64, bool) {
         let zero = <WordOf<R> as Word>::ZERO;
         let us = self.side.index();
         let own = self.by_color[us];
@@ -394,9 +438,9 @@ impl<R: Rules> Position<R> {
             zero
         };
         if kings == zero && jumping_men == zero && jumping_paras == zero {
-            return;
+            return (0, false);
         }
-        let mut cap = Capture::<R> {
+        let mut cap = Capture::<R, COUNT> {
             us,
             from: Square::new(0),
             empty,
@@ -411,6 +455,8 @@ impl<R: Rules> Position<R> {
             best: 0,
             start: out.len(),
             out,
+            counted: 0,
+            may_repeat: false,
         };
         for sq in Bitboard(jumping_men) {
             cap.from = sq;
@@ -428,6 +474,7 @@ impl<R: Rules> Position<R> {
             cap.empty = empty | bit::<WordOf<R>>(sq);
             cap.king_jumps(sq, R::KING_JUMPS);
         }
+        (cap.counted, cap.may_repeat)
     }
 
     fn generate_quiet(&self, out: &mut Vec<MoveOf<R>>) {
@@ -447,7 +494,7 @@ impl<R: Rules> Position<R> {
                 0
             }
         };
-        for d in 0..8 {
+        each_dir!(for d {
             if !R::MAN_STEPS[us].has(d) {
                 continue;
             }
@@ -481,9 +528,9 @@ impl<R: Rules> Position<R> {
                     k += 1;
                 }
             }
-        }
+        });
         for from in Bitboard(own & self.kings) {
-            for d in 0..8 {
+            each_dir!(for d {
                 if !R::KING_STEPS.has(d) {
                     continue;
                 }
@@ -503,7 +550,7 @@ impl<R: Rules> Position<R> {
                     }
                     p = R::G::neighbour(to, d);
                 }
-            }
+            });
         }
     }
 
@@ -534,11 +581,17 @@ impl<R: Rules> Position<R> {
                 return n + self.count_quiet();
             }
         }
-        self.generate_legal_captures(buf, convention);
-        if !buf.is_empty() && R::MANDATORY_CAPTURE {
-            return buf.len() as u64;
+        let captures = match self.count_captures(convention) {
+            Some(n) => n,
+            None => {
+                self.generate_legal_captures(buf, convention);
+                buf.len() as u64
+            }
+        };
+        if captures > 0 && R::MANDATORY_CAPTURE {
+            return captures;
         }
-        buf.len() as u64 + self.count_quiet()
+        captures + self.count_quiet()
     }
 
     /// Number of captures, counted with board-wide shifts, when the side to move has no king
@@ -580,18 +633,19 @@ impl<R: Rules> Position<R> {
         let promo = R::G::mask(R::PROMOTION_SQUARES[us]);
         // Squares from which a man has a jump in each direction.
         let mut from = [zero; 8];
-        for (d, f) in from.iter_mut().enumerate() {
+        each_dir!(for d {
             let back = opposite(d);
-            *f = R::G::step(R::G::step(empty, back) & targets, back);
-        }
+            from[d] = R::G::step(R::G::step(empty, back) & targets, back);
+        });
         let mut goes_on = zero;
-        for (e, f) in from.iter().enumerate() {
+        each_dir!(for e {
             if R::MAN_LATER_JUMPS[us].has(e) {
-                goes_on |= *f;
+                goes_on |= from[e];
             }
-        }
+        });
         let mut n = 0;
-        for (d, f) in from.iter().enumerate() {
+        each_dir!(for d {
+            let f = &from[d];
             if R::MAN_JUMPS[us].has(d) {
                 let jumpers = men & *f;
                 if jumpers != zero {
@@ -616,7 +670,7 @@ impl<R: Rules> Position<R> {
                     n += jumpers.popcount() as u64;
                 }
             }
-        }
+        });
         Some(n)
     }
 
@@ -634,7 +688,7 @@ impl<R: Rules> Position<R> {
         }
         let empty = R::G::VALID & !(men | self.by_color[1 - us]);
         let mut n = 0;
-        for d in 0..8 {
+        each_dir!(for d {
             if !R::MAN_JUMPS[us].has(d) {
                 continue;
             }
@@ -649,7 +703,7 @@ impl<R: Rules> Position<R> {
                 chain = jump & R::G::step(R::G::step(chain, back), back);
                 from = men & chain;
             }
-        }
+        });
         n
     }
 
@@ -672,7 +726,7 @@ impl<R: Rules> Position<R> {
         }
         let kings = own & self.kings;
         let mut n = 0;
-        for d in 0..8 {
+        each_dir!(for d {
             if R::MAN_STEPS[us].has(d) {
                 let back = opposite(d);
                 let mut from = R::G::step(empty, back) & men;
@@ -694,7 +748,7 @@ impl<R: Rules> Position<R> {
                     s = R::G::step(s, d) & empty;
                 }
             }
-        }
+        });
         n
     }
 }

@@ -291,19 +291,26 @@ impl<R: Rules> Position<R> {
     /// Play a legal move (one produced by the move generator for this position).
     #[inline]
     pub fn play(&mut self, m: &MoveOf<R>) {
-        self.play_hashed::<true>(m);
+        *self = self.after(m);
+    }
+
+    /// The position after a legal move.
+    #[inline]
+    pub fn after(&self, m: &MoveOf<R>) -> Self {
+        self.after_hashed::<true>(m)
     }
 
     /// The position after a move without updating the hash (perft never reads it).
     #[inline]
     pub(crate) fn after_unhashed(&self, m: &MoveOf<R>) -> Self {
-        let mut p = *self;
-        p.play_hashed::<false>(m);
-        p
+        self.after_hashed::<false>(m)
     }
 
+    /// The child is built field by field from values held in registers, not copied and then
+    /// patched: a patched copy is stored in pieces and read back whole, which stalls the
+    /// store forwarding of the CPU (a quarter of perft's time before).
     #[inline(always)]
-    fn play_hashed<const HASH: bool>(&mut self, m: &MoveOf<R>) {
+    fn after_hashed<const HASH: bool>(&self, m: &MoveOf<R>) -> Self {
         let zero = <WordOf<R> as Word>::ZERO;
         let one = <WordOf<R> as Word>::ONE;
         let us = self.side;
@@ -311,54 +318,60 @@ impl<R: Rules> Position<R> {
         let from = one << m.from.index() as u32;
         let to = one << m.to.index() as u32;
         let kind = self.kind_at(from);
+        let mut hash = self.hash;
         if HASH {
-            self.hash ^= piece_key(Piece::new(us, kind), m.from) ^ zobrist::BLACK_TO_MOVE;
+            hash ^= piece_key(Piece::new(us, kind), m.from) ^ zobrist::BLACK_TO_MOVE;
         }
-        self.side = them;
+        let mut own = self.by_color[us.index()];
+        let mut other = self.by_color[them.index()];
+        let mut kings = self.kings;
+        let mut paras = self.paras;
         if m.removes_own() {
-            self.by_color[us.index()] ^= from;
-            self.kings &= !from;
-            self.paras &= !from;
-            return;
-        }
-        let captured = m.captured.0;
-        if captured != zero {
-            if HASH {
-                for sq in m.captured {
-                    let bit = one << sq.index() as u32;
-                    self.hash ^= piece_key(Piece::new(them, self.kind_at(bit)), sq);
+            own ^= from;
+            kings &= !from;
+            paras &= !from;
+        } else {
+            let captured = m.captured.0;
+            if captured != zero {
+                if HASH {
+                    for sq in m.captured {
+                        let bit = one << sq.index() as u32;
+                        hash ^= piece_key(Piece::new(them, self.kind_at(bit)), sq);
+                    }
                 }
+                other ^= captured;
+                kings &= !captured;
+                paras &= !captured;
             }
-            self.by_color[them.index()] ^= captured;
-            self.kings &= !captured;
-            self.paras &= !captured;
-        }
-        self.by_color[us.index()] ^= from ^ to;
-        let new_kind = match kind {
-            Kind::King => {
-                self.kings ^= from ^ to;
+            own ^= from ^ to;
+            let new_kind = if kind == Kind::King {
+                kings ^= from ^ to;
                 Kind::King
-            }
-            _ => {
-                self.paras &= !from;
+            } else {
+                paras &= !from;
                 if m.promotes() {
-                    self.kings |= to;
+                    kings |= to;
                     Kind::King
                 } else {
                     Kind::Man
                 }
+            };
+            if HASH {
+                hash ^= piece_key(Piece::new(us, new_kind), m.to);
             }
-        };
-        if HASH {
-            self.hash ^= piece_key(Piece::new(us, new_kind), m.to);
         }
-    }
-
-    /// The position after a move, leaving this one unchanged.
-    #[inline]
-    pub fn after(&self, m: &MoveOf<R>) -> Self {
-        let mut p = *self;
-        p.play(m);
-        p
+        let by_color = if us == Color::White {
+            [own, other]
+        } else {
+            [other, own]
+        };
+        Position {
+            by_color,
+            kings,
+            paras,
+            side: them,
+            hash,
+            _rules: PhantomData,
+        }
     }
 }
