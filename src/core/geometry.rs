@@ -39,22 +39,13 @@ pub const fn opposite(d: Dir) -> Dir {
 /// tests at every node). `continue` inside the block moves on to the next direction.
 macro_rules! each_dir {
     (for $d:ident $body:block) => {
-        #[allow(clippy::single_element_loop)]
-        for $d in [0 as $crate::core::geometry::Dir] $body
-        #[allow(clippy::single_element_loop)]
-        for $d in [1 as $crate::core::geometry::Dir] $body
-        #[allow(clippy::single_element_loop)]
-        for $d in [2 as $crate::core::geometry::Dir] $body
-        #[allow(clippy::single_element_loop)]
-        for $d in [3 as $crate::core::geometry::Dir] $body
-        #[allow(clippy::single_element_loop)]
-        for $d in [4 as $crate::core::geometry::Dir] $body
-        #[allow(clippy::single_element_loop)]
-        for $d in [5 as $crate::core::geometry::Dir] $body
-        #[allow(clippy::single_element_loop)]
-        for $d in [6 as $crate::core::geometry::Dir] $body
-        #[allow(clippy::single_element_loop)]
-        for $d in [7 as $crate::core::geometry::Dir] $body
+        each_dir!(@ $d $body 0 1 2 3 4 5 6 7)
+    };
+    (@ $d:ident $body:block $($k:literal)*) => {
+        $(
+            #[allow(clippy::single_element_loop)]
+            for $d in [$k as $crate::core::geometry::Dir] $body
+        )*
     };
 }
 pub(crate) use each_dir;

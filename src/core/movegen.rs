@@ -49,34 +49,40 @@ fn bit<W: Word>(sq: Square) -> W {
 }
 
 impl<R: Rules, const COUNT: bool> Capture<'_, R, COUNT> {
+    /// Squares a jump may land on or pass over: with immediate removal the pieces already
+    /// taken are gone.
     #[inline(always)]
-    fn is_empty(&self, sq: Square) -> bool {
-        let e = match R::REMOVAL {
+    fn open(&self) -> WordOf<R> {
+        match R::REMOVAL {
             Removal::Delayed => self.empty,
             Removal::Immediate => self.empty | self.captured,
-        };
-        e & bit::<WordOf<R>>(sq) != <WordOf<R> as Word>::ZERO
+        }
     }
+    /// Enemies a man (or with `by_king` a king) may still take.
     #[inline(always)]
-    fn takeable(&self, sq: Square, by_king: bool) -> bool {
+    fn prey(&self, by_king: bool) -> WordOf<R> {
         let mut t = self.enemies & !self.captured;
         if !by_king && !R::MEN_CAPTURE_KINGS {
             t &= !self.enemy_kings;
         }
-        t & bit::<WordOf<R>>(sq) != <WordOf<R> as Word>::ZERO
+        t
     }
-    /// A quick necessary condition for a short jump from `sq`: an enemy still to take next to
-    /// it and an empty square two steps away.
+    #[inline(always)]
+    fn is_empty(&self, sq: Square) -> bool {
+        self.open() & bit::<WordOf<R>>(sq) != <WordOf<R> as Word>::ZERO
+    }
+    #[inline(always)]
+    fn takeable(&self, sq: Square, by_king: bool) -> bool {
+        self.prey(by_king) & bit::<WordOf<R>>(sq) != <WordOf<R> as Word>::ZERO
+    }
+    /// A quick necessary condition for a king's short jump from `sq`: an enemy still to take
+    /// next to it and an open square two steps away.
     #[inline(always)]
     fn may_jump_from(&self, sq: Square) -> bool {
         let zero = <WordOf<R> as Word>::ZERO;
         let i = sq.index();
-        let empty = match R::REMOVAL {
-            Removal::Delayed => self.empty,
-            Removal::Immediate => self.empty | self.captured,
-        };
-        (self.enemies & !self.captured) & R::G::mask(R::G::RING1[i]) != zero
-            && empty & R::G::mask(R::G::RING2[i]) != zero
+        self.prey(true) & R::G::mask(R::G::RING1[i]) != zero
+            && self.open() & R::G::mask(R::G::RING2[i]) != zero
     }
     #[inline(always)]
     fn take(&mut self, v: Square) {
@@ -160,14 +166,8 @@ impl<R: Rules, const COUNT: bool> Capture<'_, R, COUNT> {
     /// Each direction is two board-wide steps of the one bit, so no square is looked up.
     fn man_jumps(&mut self, sq: Square, dirs: DirSet, parachutist: bool) -> bool {
         let zero = <WordOf<R> as Word>::ZERO;
-        let mut prey = self.enemies & !self.captured;
-        if !R::MEN_CAPTURE_KINGS {
-            prey &= !self.enemy_kings;
-        }
-        let empty = match R::REMOVAL {
-            Removal::Delayed => self.empty,
-            Removal::Immediate => self.empty | self.captured,
-        };
+        let prey = self.prey(false);
+        let open = self.open();
         let here = bit::<WordOf<R>>(sq);
         let mut found = false;
         each_dir!(for d {
@@ -178,7 +178,7 @@ impl<R: Rules, const COUNT: bool> Capture<'_, R, COUNT> {
             if victim == zero {
                 continue;
             }
-            let landing = R::G::step(victim, d) & empty;
+            let landing = R::G::step(victim, d) & open;
             if landing == zero {
                 continue;
             }
@@ -645,9 +645,9 @@ impl<R: Rules> Position<R> {
         });
         let mut n = 0;
         each_dir!(for d {
-            let f = &from[d];
+            let f = from[d];
             if R::MAN_JUMPS[us].has(d) {
-                let jumpers = men & *f;
+                let jumpers = men & f;
                 if jumpers != zero {
                     let land = R::G::step(R::G::step(jumpers, d), d);
                     let open = match R::PROMOTION {
@@ -662,7 +662,7 @@ impl<R: Rules> Position<R> {
                 }
             }
             if R::PARACHUTISTS && R::PARACHUTIST_JUMPS[us].has(d) {
-                let jumpers = paras & *f;
+                let jumpers = paras & f;
                 if jumpers != zero {
                     if R::PARACHUTE_CONTINUES {
                         return None;
