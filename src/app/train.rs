@@ -28,9 +28,14 @@ pub struct TrainArgs {
     pub epochs: u32,
     #[arg(long, default_value = "1", value_parser = args::seed)]
     pub seed: u64,
-    /// Start from these weights instead of material alone.
+    /// Start from these weights instead of material alone; `hand-made` starts from the
+    /// hand-made evaluation's material, square values and king mobility.
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// Pull each weight toward its starting value by this much per update (0: no pull);
+    /// 1e-8 keeps a board with few games near the evaluation it started from.
+    #[arg(long, default_value = "0", value_parser = penalty)]
+    pub l2: f32,
     /// Share of the game result in the target (the rest: the search's score), 0 to 1.
     #[arg(long, default_value = "0.75", value_parser = fraction)]
     pub result_weight: f32,
@@ -46,7 +51,14 @@ pub struct TrainArgs {
 fn step(s: &str) -> Result<f32, String> {
     match s.parse::<f32>() {
         Ok(x) if x > 0.0 && x <= 1e7 => Ok(x),
-        _ => Err(format!("'{s}' is not a step from 0 to 100")),
+        _ => Err(format!("'{s}' is not a step above 0 and at most 10000000")),
+    }
+}
+
+fn penalty(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if (0.0..=1e-3).contains(&x) => Ok(x),
+        _ => Err(format!("'{s}' is not a penalty from 0 to 0.001")),
     }
 }
 
@@ -56,6 +68,9 @@ fn fraction(s: &str) -> Result<f32, String> {
         _ => Err(format!("'{s}' is not a number from 0 to 1")),
     }
 }
+
+/// The `--init` that starts from the hand-made evaluation instead of a file.
+const HAND_MADE: &str = "hand-made";
 
 /// Why `train` or `eval` stopped.
 #[derive(Debug)]
@@ -98,6 +113,7 @@ fn run_in<R: Rules>(variant: Variant, a: &TrainArgs, command: &str) -> Result<()
         seed: a.seed,
         result_weight: a.result_weight,
         learning_rate: a.learning_rate,
+        l2: a.l2,
         ..Settings::default()
     };
     let (train_records, validation_records) = split(&records, settings.validation_every);
@@ -115,6 +131,7 @@ fn run_in<R: Rules>(variant: Variant, a: &TrainArgs, command: &str) -> Result<()
         return Err(TrainError("no quiet positions to train on".into()));
     }
     let model = match &a.init {
+        Some(path) if path.as_os_str() == HAND_MADE => Model::hand_made::<R>(),
         Some(path) => {
             let bytes =
                 std::fs::read(path).map_err(|e| TrainError(format!("{}: {e}", path.display())))?;
@@ -149,7 +166,11 @@ fn run_in<R: Rules>(variant: Variant, a: &TrainArgs, command: &str) -> Result<()
         validation_set.len(),
         a.epochs,
         best,
-        if a.init.is_some() { "--init weights" } else { "material-only start" },
+        match &a.init {
+            Some(p) if p.as_os_str() == HAND_MADE => "hand-made start",
+            Some(_) => "--init weights",
+            None => "material-only start",
+        },
         initial,
         last,
         started.elapsed().as_secs_f64(),

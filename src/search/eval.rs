@@ -164,6 +164,58 @@ trait Tables: Rules {
 
 impl<R: Rules> Tables for R {}
 
+/// The hand-made evaluation's terms that a sum of per-feature weights can hold, from White's
+/// side: training starts from them where its data is too thin to find values of its own.
+pub struct LinearTerms {
+    /// A white man on each square: material, advance, centre, back-rank guard and half the
+    /// near-crowning bonus (which needs a free square ahead).
+    pub man: [Score; 128],
+    /// A king on each square: material and centre.
+    pub king: [Score; 128],
+    /// Per square a king reaches.
+    pub king_reach: Score,
+    /// A king that reaches none.
+    pub trapped_king: Score,
+}
+
+/// The hand-made evaluation of `R` as [`LinearTerms`].
+pub fn linear_terms<R: Rules>() -> LinearTerms {
+    let w = &R::W;
+    let l = &R::G::LAYOUT;
+    let mut t = LinearTerms {
+        man: [0; 128],
+        king: [0; 128],
+        king_reach: w.king_mobility,
+        trapped_king: w.trapped_king,
+    };
+    for i in 0..128 {
+        if l.coords(i as u32).is_none() {
+            continue;
+        }
+        if R::LOSER_WINS {
+            t.man[i] = -w.man;
+            t.king[i] = -R::KING_VALUE;
+            continue;
+        }
+        let bit = 1u128 << i;
+        t.man[i] = w.man + R::MAN[0][i] as Score;
+        if R::HAS_KINGS {
+            if R::BACK[0] & bit != 0 {
+                t.man[i] += w.back_guard;
+            }
+            if R::BEFORE_CROWN[0] & bit != 0 {
+                t.man[i] += w.near_crown / 2;
+            }
+        }
+        t.king[i] = R::KING_VALUE + R::KING[i] as Score;
+    }
+    if R::LOSER_WINS {
+        t.king_reach = 0;
+        t.trapped_king = 0;
+    }
+    t
+}
+
 /// Directions in which colour `c`'s men step one square (forward, toward crowning).
 fn forward_dirs<R: Rules>(c: usize) -> impl Iterator<Item = usize> {
     (0..8).filter(move |&d| R::MAN_STEPS[c].has(d) && DELTA[d].1 != 0)

@@ -4,7 +4,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::data::{variant_tag, Record, RECORD_BYTES};
-use super::train::{samples, train, Model, Settings};
+use super::train::{samples, train, Model, Sample, Settings};
 use super::*;
 use crate::core::bitboard::Bitboard;
 use crate::core::notation::parse_fen;
@@ -235,4 +235,41 @@ fn training_lowers_the_loss() {
         &mut |_| {},
     );
     assert_eq!(again.w, model.w);
+}
+
+/// Started from the hand-made evaluation, the model scores a position as the hand-made
+/// evaluation does wherever the latter's terms are all linear: men only, none a step from
+/// crowning (that bonus needs a free square ahead).
+#[test]
+fn a_hand_made_start_scores_as_the_hand_made_evaluation() {
+    fn check<R: Rules>() {
+        let model = Model::hand_made::<R>();
+        let mut checked = 0;
+        for pos in random_positions::<R>(9, 300) {
+            let before_crown = |c: usize| {
+                let l = &R::G::LAYOUT;
+                let north = R::PROMOTION_SQUARES[c] & l.rank_mask(l.height - 1) != 0;
+                l.rank_mask(if north { l.height - 2 } else { 1 })
+            };
+            let near = (pos.by_color[0].to_u128() & before_crown(0))
+                | (pos.by_color[1].to_u128() & before_crown(1));
+            if pos.kings != <WordOf<R> as Word>::ZERO || near != 0 {
+                continue;
+            }
+            let white = crate::search::eval::hand_made(&pos)
+                * if pos.side == Color::White { 1 } else { -1 };
+            let s = model.score(&Sample::of(&pos, 0.5));
+            assert!(
+                (s - white as f32).abs() < 0.01,
+                "{}: {s} against {white}",
+                R::NAME
+            );
+            checked += 1;
+        }
+        assert!(checked > 50, "{}: {checked}", R::NAME);
+    }
+    check::<English>();
+    check::<International>();
+    check::<Czech>();
+    check::<Turkish>();
 }

@@ -1,7 +1,9 @@
 //! Training: logistic regression of game results (optionally blended with the search's
 //! scores) on the features of quiet positions, by stochastic gradient descent on minibatches
-//! (only the weights a batch touches are updated). No L2 penalty: early stopping on the
-//! validation set keeps the epoch that generalises best.
+//! (only the weights a batch touches are updated). Early stopping on the validation set keeps
+//! the epoch that generalises best; an optional L2 penalty pulls each weight toward its
+//! starting value, so that where data is thin (large boards, few games) the model stays near
+//! the evaluation it started from.
 //!
 //! Deterministic for a seed: the shuffle is seeded, predictions are computed in parallel but
 //! gradients are summed in a fixed order.
@@ -12,10 +14,12 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 
 use crate::core::color::Color;
+use crate::core::position::Position;
 use crate::core::rules::Rules;
+use crate::search::eval::linear_terms;
 use crate::search::trained::data::Record;
 use crate::search::trained::{features, phase, Frames, TrainedWeights, Visitor, FULL_PHASE};
-use crate::search::trained::{KING_SQUARE, MAN_SQUARE, SCALE};
+use crate::search::trained::{KING_MOBILITY, KING_SQUARE, MAN_SQUARE, MOBILITY_BUCKETS, SCALE};
 
 /// Scores are mapped to win chances by `1 / (1 + e^(-score / SCORE_SCALE))`: a man up
 /// (100) is a 70% chance.
@@ -29,8 +33,9 @@ pub struct Settings {
     pub learning_rate: f32,
     /// Each epoch's step is the previous one's times this.
     pub decay: f32,
-    /// L2 penalty per weight (the gradients are per hundredth of a man and tiny: 1e-6 dragged
-    /// the material toward zero).
+    /// L2 penalty per weight toward its starting value, applied when a batch touches it (the
+    /// gradients are per hundredth of a man and tiny: 1e-6 toward zero dragged the material
+    /// down).
     pub l2: f32,
     pub batch: usize,
     /// Share of the game result in the target; the rest is the search's score.
@@ -64,6 +69,18 @@ pub struct Sample {
     pub target: f32,
 }
 
+impl Sample {
+    pub fn of<R: Rules>(pos: &Position<R>, target: f32) -> Sample {
+        let mut f = Vec::with_capacity(96);
+        features(pos, &mut Collect(&mut f));
+        Sample {
+            features: f,
+            phase: phase(pos) as f32 / FULL_PHASE as f32,
+            target,
+        }
+    }
+}
+
 struct Collect<'a>(&'a mut Vec<u32>);
 impl Visitor for Collect<'_> {
     fn add(&mut self, index: usize, sign: i32) {
@@ -82,8 +99,6 @@ pub fn samples<R: Rules>(records: &[Record], result_weight: f32) -> Vec<Sample> 
         .filter(|r| r.quiet())
         .filter_map(|r| {
             let pos = r.position::<R>().ok()?;
-            let mut f = Vec::with_capacity(96);
-            features(&pos, &mut Collect(&mut f));
             let white_score = if r.side == Color::White {
                 r.score as f32
             } else {
@@ -91,11 +106,7 @@ pub fn samples<R: Rules>(records: &[Record], result_weight: f32) -> Vec<Sample> 
             };
             let target = result_weight * r.white_result()
                 + (1.0 - result_weight) * sigmoid(white_score / SCORE_SCALE);
-            Some(Sample {
-                features: f,
-                phase: phase(&pos) as f32 / FULL_PHASE as f32,
-                target,
-            })
+            Some(Sample::of(&pos, target))
         })
         .collect()
 }
@@ -112,6 +123,29 @@ impl Model {
         for i in 0..128 {
             w[MAN_SQUARE + i] = [100.0, 100.0];
             w[KING_SQUARE + i] = [250.0, 250.0];
+        }
+        Model { w }
+    }
+
+    /// Starting values that reproduce the hand-made evaluation's square values, material and
+    /// king mobility; everything else starts at zero.
+    pub fn hand_made<R: Rules>() -> Model {
+        let t = linear_terms::<R>();
+        let mut w = vec![[0.0f32; 2]; R::WEIGHT_COUNT];
+        for i in 0..128 {
+            w[MAN_SQUARE + i] = [t.man[i] as f32; 2];
+            w[KING_SQUARE + i] = [t.king[i] as f32; 2];
+        }
+        for (reach, v) in w[KING_MOBILITY..KING_MOBILITY + MOBILITY_BUCKETS]
+            .iter_mut()
+            .enumerate()
+        {
+            let x = if reach == 0 {
+                -t.trapped_king
+            } else {
+                reach as i32 * t.king_reach
+            };
+            *v = [x as f32; 2];
         }
         Model { w }
     }
@@ -194,6 +228,11 @@ pub fn train(
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = StdRng::seed_from_u64(settings.seed);
     let mut best: Option<(f64, Vec<[f32; 2]>)> = None;
+    let start = if settings.l2 > 0.0 {
+        model.w.clone()
+    } else {
+        Vec::new()
+    };
     let mut rate = settings.learning_rate;
     for epoch in 1..=settings.epochs {
         order.shuffle(&mut rng);
@@ -222,8 +261,9 @@ pub fn train(
             let scale = 1.0 / batch.len() as f32;
             for &k in &touched {
                 let k = k as usize;
-                for (w, g) in model.w[k].iter_mut().zip(grad[k].iter_mut()) {
-                    *w -= rate * (*g * scale + settings.l2 * *w);
+                let pull = start.get(k).copied().unwrap_or([0.0; 2]);
+                for ((w, g), p) in model.w[k].iter_mut().zip(grad[k].iter_mut()).zip(pull) {
+                    *w -= rate * (*g * scale + settings.l2 * (*w - p));
                     *g = 0.0;
                 }
                 seen[k] = false;
