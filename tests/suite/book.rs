@@ -33,7 +33,7 @@ fn english(engine: &Engine, start: Start<'_>, depth: u32) -> Done {
         .expect("search")
 }
 
-/// Every variant with a move at the start has a non-empty shipped book; One-way has none.
+/// Every variant with a move at the start has a non-empty shipped book; one without has none.
 #[test]
 fn a_book_ships_for_every_variant_that_can_move() {
     for &v in Variant::ALL {
