@@ -776,6 +776,14 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
 
+        // No table move: this node's first search was cut short or never made, so search it
+        // a ply shallower; the next visit has a move to start from.
+        let depth = if tt_index.is_none() && depth >= IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+
         // ProbCut: when a shallower search already clears beta by a margin, the full-depth
         // one almost surely clears beta too.
         if !pv_node && depth >= PROBCUT_MIN_DEPTH && !is_decided(beta) {

@@ -31,6 +31,9 @@ pub const PROBCUT_MARGIN: Score = 40;
 pub const RFP_MAX_DEPTH: i32 = 3;
 pub const RFP_MARGIN: Score = 50;
 
+/// From this remaining depth, a node without a table move is searched a ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
 /// Ceiling of a history score; bonuses shrink as a score nears it.
 pub const HISTORY_MAX: i32 = 16_000;
 
