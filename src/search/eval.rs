@@ -128,7 +128,7 @@ const fn back_ranks(l: &Layout, promotion: [u128; 2]) -> [u128; 2] {
 }
 
 /// Squares one step short of crowning, per colour.
-const fn before_crown(l: &Layout, promotion: [u128; 2]) -> [u128; 2] {
+pub(crate) const fn before_crown(l: &Layout, promotion: [u128; 2]) -> [u128; 2] {
     let mut out = [0u128; 2];
     let mut c = 0;
     while c < 2 {
@@ -181,18 +181,18 @@ pub struct LinearTerms {
 /// The hand-made evaluation of `R` as [`LinearTerms`].
 pub fn linear_terms<R: Rules>() -> LinearTerms {
     let w = &R::W;
-    let l = &R::G::LAYOUT;
     let mut t = LinearTerms {
         man: [0; 128],
         king: [0; 128],
-        king_reach: w.king_mobility,
-        trapped_king: w.trapped_king,
+        king_reach: if R::LOSER_WINS { 0 } else { w.king_mobility },
+        trapped_king: if R::LOSER_WINS { 0 } else { w.trapped_king },
     };
     for i in 0..128 {
-        if l.coords(i as u32).is_none() {
+        if R::G::LAYOUT.coords(i as u32).is_none() {
             continue;
         }
         if R::LOSER_WINS {
+            // Giveaway: material only, and fewer pieces is better.
             t.man[i] = -w.man;
             t.king[i] = -R::KING_VALUE;
             continue;
@@ -208,10 +208,6 @@ pub fn linear_terms<R: Rules>() -> LinearTerms {
             }
         }
         t.king[i] = R::KING_VALUE + R::KING[i] as Score;
-    }
-    if R::LOSER_WINS {
-        t.king_reach = 0;
-        t.trapped_king = 0;
     }
     t
 }

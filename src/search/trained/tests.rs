@@ -246,13 +246,9 @@ fn a_hand_made_start_scores_as_the_hand_made_evaluation() {
         let model = Model::hand_made::<R>();
         let mut checked = 0;
         for pos in random_positions::<R>(9, 300) {
-            let before_crown = |c: usize| {
-                let l = &R::G::LAYOUT;
-                let north = R::PROMOTION_SQUARES[c] & l.rank_mask(l.height - 1) != 0;
-                l.rank_mask(if north { l.height - 2 } else { 1 })
-            };
-            let near = (pos.by_color[0].to_u128() & before_crown(0))
-                | (pos.by_color[1].to_u128() & before_crown(1));
+            let rows = crate::search::eval::before_crown(&R::G::LAYOUT, R::PROMOTION_SQUARES);
+            let near =
+                (pos.by_color[0].to_u128() & rows[0]) | (pos.by_color[1].to_u128() & rows[1]);
             if pos.kings != <WordOf<R> as Word>::ZERO || near != 0 {
                 continue;
             }

@@ -70,6 +70,7 @@ pub struct Sample {
 }
 
 impl Sample {
+    /// The features of `pos` with the chance `target` for White.
     pub fn of<R: Rules>(pos: &Position<R>, target: f32) -> Sample {
         let mut f = Vec::with_capacity(96);
         features(pos, &mut Collect(&mut f));
@@ -228,11 +229,7 @@ pub fn train(
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = StdRng::seed_from_u64(settings.seed);
     let mut best: Option<(f64, Vec<[f32; 2]>)> = None;
-    let start = if settings.l2 > 0.0 {
-        model.w.clone()
-    } else {
-        Vec::new()
-    };
+    let start = model.w.clone();
     let mut rate = settings.learning_rate;
     for epoch in 1..=settings.epochs {
         order.shuffle(&mut rng);
@@ -261,8 +258,7 @@ pub fn train(
             let scale = 1.0 / batch.len() as f32;
             for &k in &touched {
                 let k = k as usize;
-                let pull = start.get(k).copied().unwrap_or([0.0; 2]);
-                for ((w, g), p) in model.w[k].iter_mut().zip(grad[k].iter_mut()).zip(pull) {
+                for ((w, g), p) in model.w[k].iter_mut().zip(grad[k].iter_mut()).zip(start[k]) {
                     *w -= rate * (*g * scale + settings.l2 * (*w - p));
                     *g = 0.0;
                 }
