@@ -707,6 +707,44 @@ impl<R: Rules> Position<R> {
         n
     }
 
+    /// Whether a man of the side to move can step onto an empty crowning square: a test by board-wide shifts, cheaper than listing the
+    /// moves, for the quiescence search to look at crowning moves only where there are some.
+    pub fn can_crown_quietly(&self) -> bool {
+        if matches!(R::PROMOTION, Promotion::Never) {
+            return false;
+        }
+        match self.side {
+            Color::White => self.can_crown_quietly_of::<0>(),
+            Color::Black => self.can_crown_quietly_of::<1>(),
+        }
+    }
+
+    #[inline(always)]
+    fn can_crown_quietly_of<const US: usize>(&self) -> bool {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let own = self.by_color[US];
+        let empty = R::G::VALID & !(own | self.by_color[1 - US]);
+        let men = own & !self.kings & !self.paras;
+        let target = R::G::mask(R::PROMOTION_SQUARES[US]) & empty;
+        let mut found = zero;
+        each_dir!(for d {
+            if R::MAN_STEPS[US].has(d) {
+                let back = opposite(d);
+                // Where men move along lines, the last of a line of men steps past the
+                // others onto the square beyond.
+                let mut s = R::G::step(target, back) & men;
+                while s != zero {
+                    found |= s;
+                    if !R::LINE_MOVES {
+                        break;
+                    }
+                    s = R::G::step(s, back) & men;
+                }
+            }
+        });
+        found != zero
+    }
+
     /// Number of plain (non-capturing) moves, counted with board-wide shifts where it can.
     pub fn count_quiet(&self) -> u64 {
         match self.side {

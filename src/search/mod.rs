@@ -906,7 +906,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     /// Search captures until none is left; a side without a capture may stand pat (unless
-    /// it has no move at all).
+    /// it has no move at all), or crown a man.
     fn quiesce(&mut self, pos: &Position<R>, mut alpha: Score, beta: Score, ply: usize) -> Score {
         self.pv[ply].clear();
         self.tick();
@@ -927,6 +927,16 @@ impl<'a, R: Rules> Worker<'a, R> {
         moves.clear();
         if R::QUIESCENCE_CAPTURES {
             pos.generate_legal_captures(&mut moves, Convention::Drop);
+            if moves.is_empty() && ply < MAX_PLY && pos.can_crown_quietly() {
+                // A man about to crown changes the score more than any static term says.
+                pos.generate(&mut moves, Convention::Drop);
+                moves.retain(|m| m.promotes());
+                if !moves.is_empty() {
+                    let score = self.crowning_moves(pos, &moves, alpha, beta, ply);
+                    self.lists[ply] = moves;
+                    return score;
+                }
+            }
         }
         if moves.is_empty() || ply >= MAX_PLY {
             self.lists[ply] = moves;
@@ -972,6 +982,40 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
         self.lists[ply] = moves;
+        best
+    }
+
+    /// The quiescence search of a quiet position where a man can crown: stand pat, or crown.
+    fn crowning_moves(
+        &mut self,
+        pos: &Position<R>,
+        moves: &[MoveOf<R>],
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        let mut best = evaluate(pos, self.eval);
+        if best >= beta {
+            return best;
+        }
+        alpha = alpha.max(best);
+        for &m in moves {
+            let child = pos.after(&m);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
         best
     }
 

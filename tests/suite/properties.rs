@@ -1,5 +1,6 @@
 //! Properties over random games of every variant: FEN and board-string round-trips,
-//! incremental hash = recomputed hash, printed moves re-parse to themselves.
+//! incremental hash = recomputed hash, printed moves re-parse to themselves, the shift test
+//! for a crowning move agrees with the move list.
 
 use damas::core::notation::{
     move_text, parse_board_string, parse_fen, parse_move, write_board_string, write_fen,
@@ -28,6 +29,10 @@ fn walk<R: Rules>(choices: &[usize]) {
         let board = write_board_string(&pos);
         assert_eq!(parse_board_string::<R>(&board).expect("board string"), pos);
         let moves = pos.legal_moves();
+        if !moves.iter().any(|m| m.is_capture()) {
+            let crowns = moves.iter().any(|m| m.promotes());
+            assert_eq!(pos.can_crown_quietly(), crowns, "{fen}");
+        }
         for m in &moves {
             let text = move_text::<R>(m);
             let parsed = parse_move(&pos, &text).expect("own move text parses");
