@@ -348,6 +348,10 @@ impl<R: Rules> Frames for R {}
 /// Receives the features of a position: weight `index` counted `sign` times (+1 for White's
 /// features, -1 for Black's).
 pub trait Visitor {
+    /// Whether a weight visited with +1 and then -1 comes to nothing, as in an integer sum:
+    /// such a visitor is also shown the empty patterns, which cancel, as testing for them
+    /// costs more than it saves.
+    const CANCELS: bool = false;
     fn add(&mut self, index: usize, sign: i32);
 }
 
@@ -445,7 +449,7 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
 #[inline(always)]
 fn pattern<R: Rules, V: Visitor>(j: usize, w: usize, b: usize, v: &mut V) {
     let windows = &R::WINDOWS;
-    if w | b == 0 {
+    if !V::CANCELS && w | b == 0 {
         // The empty pattern: the same index for both sides, which cancel.
         if !R::BLACK_TURNED || windows.turned[j] as usize == j {
             return;
@@ -471,6 +475,7 @@ struct Sum<'a> {
 }
 
 impl Visitor for Sum<'_> {
+    const CANCELS: bool = true;
     #[inline(always)]
     fn add(&mut self, index: usize, sign: i32) {
         let w = self.weights[index];
