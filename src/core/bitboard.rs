@@ -31,6 +31,9 @@ pub trait Word:
     const ONE: Self;
     fn popcount(self) -> u32;
     fn lsb(self) -> u32;
+    /// `self` without its lowest bit (two instructions, where clearing bit `lsb()` by a
+    /// shifted one takes four).
+    fn without_lsb(self) -> Self;
     fn from_u128(x: u128) -> Self;
     fn to_u128(self) -> u128;
 }
@@ -47,6 +50,10 @@ macro_rules! impl_word {
             #[inline(always)]
             fn lsb(self) -> u32 {
                 self.trailing_zeros()
+            }
+            #[inline(always)]
+            fn without_lsb(self) -> Self {
+                self & self.wrapping_sub(1)
             }
             #[inline(always)]
             fn to_u128(self) -> u128 {

@@ -65,7 +65,49 @@ pub struct Windows {
     pub runs: usize,
     pub run_length: usize,
     pub run_start: [[u8; 4]; MAX_WINDOWS],
+    /// Windows sharing their ranks form a band, `per_band` windows side by side (window `j`
+    /// is in band `j / per_band`): a band's ranks are read once into a [`BandBits`] word, and
+    /// each of its windows from there (see [`window_bits`]).
+    pub bands: usize,
+    pub per_band: usize,
+    /// The first bit of each rank of a band...
+    pub band_start: [[u8; 4]; MAX_BANDS],
+    /// ...and how many bits further a window's run starts on each of them.
+    pub offset: [u8; MAX_WINDOWS],
+    /// [`window_bits`]'s mask, multiplier and shift.
+    pub gather_mask: u64,
+    pub gather_magic: u64,
+    pub gather_shift: u32,
 }
+
+impl Windows {
+    /// The men of one colour on `band`'s ranks: rank `r`'s first [`BAND_FIELD`] bits from the
+    /// band's start at bit `BAND_FIELD * r`.
+    #[inline(always)]
+    pub fn band_bits<W: Word>(&self, men: W, band: usize) -> u64 {
+        let mut x = 0u64;
+        for (r, &start) in self.band_start[band][..self.runs].iter().enumerate() {
+            let field = (men >> start as u32).to_u128() as u64 & ((1 << BAND_FIELD) - 1);
+            x |= field << (BAND_FIELD * r as u32);
+        }
+        x
+    }
+
+    /// The men on window `j` of a band word, run `r` at bit `r * run_length`: the runs are
+    /// masked and gathered by one multiplication whose partial products all fall on distinct
+    /// bits (fields `BAND_FIELD` bits apart, runs 8 bits together), so nothing carries.
+    #[inline(always)]
+    pub fn window_bits(&self, band: u64, j: usize) -> usize {
+        let runs = (band >> self.offset[j]) & self.gather_mask;
+        (runs.wrapping_mul(self.gather_magic) >> self.gather_shift) as usize & 0xff
+    }
+}
+
+/// Most bands a board has (12×12: 5).
+pub const MAX_BANDS: usize = 16;
+/// Bits of a band word per rank: a window's run lies within the first 8 bits from the
+/// band's start on each rank.
+const BAND_FIELD: u32 = 8;
 
 const fn window_shape(l: &Layout) -> (u8, u8) {
     match l.shape {
@@ -129,7 +171,28 @@ pub const fn windows(l: &Layout) -> Windows {
         runs,
         run_length: WINDOW_SQUARES / runs,
         run_start: [[0; 4]; MAX_WINDOWS],
+        bands: nr,
+        per_band: nf,
+        band_start: [[0; 4]; MAX_BANDS],
+        offset: [0; MAX_WINDOWS],
+        gather_mask: 0,
+        gather_magic: 0,
+        gather_shift: 0,
     };
+    // Run r's field sits at BAND_FIELD * r and goes to run_length * r: multiplied by
+    // 2^(shift + (run_length - BAND_FIELD) * r), then shifted down by `shift`.
+    let field = BAND_FIELD as usize;
+    w.gather_shift = ((field - w.run_length) * (runs - 1)) as u32;
+    assert!(
+        w.gather_shift as usize + field * runs <= 64,
+        "the gathering product must fit in 64 bits"
+    );
+    let mut run = 0;
+    while run < runs {
+        w.gather_mask |= ((1u64 << w.run_length) - 1) << (field * run);
+        w.gather_magic |= 1u64 << (w.gather_shift as usize + w.run_length * run - field * run);
+        run += 1;
+    }
     let mut origin = [(0u8, 0u8); MAX_WINDOWS];
     let mut ri = 0;
     while ri < nr {
@@ -166,6 +229,25 @@ pub const fn windows(l: &Layout) -> Windows {
                 w.run_start[w.count][run] = first;
                 run += 1;
             }
+            // The band's first window (file origin 0) sets where its ranks start.
+            let first = ri * nf;
+            if fi == 0 {
+                w.band_start[ri] = w.run_start[first];
+            }
+            let offset = w.run_start[w.count][0] - w.band_start[ri][0];
+            let mut run = 0;
+            while run < w.runs {
+                assert!(
+                    w.run_start[w.count][run] == w.band_start[ri][run] + offset,
+                    "a band's windows must sit at one offset on each rank"
+                );
+                run += 1;
+            }
+            assert!(
+                offset as usize + w.run_length <= BAND_FIELD as usize,
+                "a window's run must lie in its band field"
+            );
+            w.offset[w.count] = offset;
             origin[w.count] = (f0, r0);
             w.count += 1;
             fi += 1;
@@ -266,6 +348,10 @@ impl<R: Rules> Frames for R {}
 /// Receives the features of a position: weight `index` counted `sign` times (+1 for White's
 /// features, -1 for Black's).
 pub trait Visitor {
+    /// Whether a weight visited with +1 and then -1 comes to nothing, as in an integer sum:
+    /// such a visitor is also shown the empty patterns, which cancel, as testing for them
+    /// costs more than it saves.
+    const CANCELS: bool = false;
     fn add(&mut self, index: usize, sign: i32);
 }
 
@@ -299,7 +385,7 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
         let mut balance = 0i32;
         while b != zero {
             let i = b.lsb();
-            b ^= <WordOf<R> as Word>::ONE << i;
+            b = b.without_lsb();
             v.add(MAN_SQUARE + frame(i), sign);
             balance += R::WING[i as usize] as i32;
         }
@@ -344,32 +430,40 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
     let white = pos.by_color[0] & !kings & !pos.paras;
     let black = pos.by_color[1] & !kings & !pos.paras;
     let windows = &R::WINDOWS;
-    let run_mask = <WordOf<R> as Word>::from_u128((1u128 << windows.run_length) - 1);
-    for j in 0..windows.count {
-        let mut w = 0usize;
-        let mut b = 0usize;
-        for r in 0..windows.runs {
-            let start = windows.run_start[j][r] as u32;
-            let shift = r * windows.run_length;
-            w |= (((white >> start) & run_mask).to_u128() as usize) << shift;
-            b |= (((black >> start) & run_mask).to_u128() as usize) << shift;
+    for band in 0..windows.bands {
+        let (white_band, black_band) = (
+            windows.band_bits(white, band),
+            windows.band_bits(black, band),
+        );
+        for j in band * windows.per_band..(band + 1) * windows.per_band {
+            let (w, b) = (
+                windows.window_bits(white_band, j),
+                windows.window_bits(black_band, j),
+            );
+            pattern::<R, V>(j, w, b, v);
         }
-        if w | b == 0 {
-            // The empty pattern: the same index for both sides, which cancel.
-            if !R::BLACK_TURNED || windows.turned[j] as usize == j {
-                continue;
-            }
+    }
+}
+
+/// Visit the pattern of window `j`, with White's men `w` and Black's `b` on its squares.
+#[inline(always)]
+fn pattern<R: Rules, V: Visitor>(j: usize, w: usize, b: usize, v: &mut V) {
+    let windows = &R::WINDOWS;
+    if !V::CANCELS && w | b == 0 {
+        // The empty pattern: the same index for both sides, which cancel.
+        if !R::BLACK_TURNED || windows.turned[j] as usize == j {
+            return;
         }
-        let white_index = TERNARY[w] as usize + 2 * TERNARY[b] as usize;
-        v.add(PATTERN + j * PATTERNS + white_index, 1);
-        if R::BLACK_TURNED {
-            let t = windows.turned[j] as usize;
-            let black_index = TERNARY_REVERSED[b] as usize + 2 * TERNARY_REVERSED[w] as usize;
-            v.add(PATTERN + t * PATTERNS + black_index, -1);
-        } else {
-            let black_index = TERNARY[b] as usize + 2 * TERNARY[w] as usize;
-            v.add(PATTERN + j * PATTERNS + black_index, -1);
-        }
+    }
+    let white_index = TERNARY[w] as usize + 2 * TERNARY[b] as usize;
+    v.add(PATTERN + j * PATTERNS + white_index, 1);
+    if R::BLACK_TURNED {
+        let t = windows.turned[j] as usize;
+        let black_index = TERNARY_REVERSED[b] as usize + 2 * TERNARY_REVERSED[w] as usize;
+        v.add(PATTERN + t * PATTERNS + black_index, -1);
+    } else {
+        let black_index = TERNARY[b] as usize + 2 * TERNARY[w] as usize;
+        v.add(PATTERN + j * PATTERNS + black_index, -1);
     }
 }
 
@@ -381,6 +475,7 @@ struct Sum<'a> {
 }
 
 impl Visitor for Sum<'_> {
+    const CANCELS: bool = true;
     #[inline(always)]
     fn add(&mut self, index: usize, sign: i32) {
         let w = self.weights[index];
@@ -392,7 +487,8 @@ impl Visitor for Sum<'_> {
 /// The trained score of `pos` from White's side, in hundredths of a man.
 pub fn white_score<R: Rules>(pos: &Position<R>, weights: &TrainedWeights) -> Score {
     let mut sum = Sum {
-        weights: &weights.values,
+        // Of the variant's length, which spares most index checks.
+        weights: &weights.values[..R::WEIGHT_COUNT],
         open: 0,
         end: 0,
     };

@@ -117,6 +117,72 @@ fn windows_hold_eight_squares_and_turn_into_windows() {
     check::<crate::core::rules::Alquerque>(8);
 }
 
+/// Records every feature visited, as training's visitors see them (empty windows left out).
+struct Listed(Vec<(usize, i32)>);
+
+impl Visitor for Listed {
+    fn add(&mut self, index: usize, sign: i32) {
+        self.0.push((index, sign));
+    }
+}
+
+/// `white_score` computed from the listed features, one by one.
+fn listed_score<R: Rules>(pos: &Position<R>, w: &TrainedWeights) -> Score {
+    let mut listed = Listed(Vec::new());
+    features(pos, &mut listed);
+    let (mut open, mut end) = (0, 0);
+    for (i, sign) in listed.0 {
+        open += sign * w.values[i][0] as i32;
+        end += sign * w.values[i][1] as i32;
+    }
+    let p = phase(pos);
+    (open * p + end * (FULL_PHASE - p)) / (FULL_PHASE * SCALE)
+}
+
+/// The search's summing path (which is also shown the empty windows) scores as the features
+/// listed for training do.
+#[test]
+fn white_score_sums_the_listed_features() {
+    fn check<R: Rules>() {
+        let w = random_weights::<R>(17);
+        for pos in random_positions::<R>(19, 300) {
+            assert_eq!(white_score(&pos, &w), listed_score(&pos, &w), "{pos:?}");
+        }
+    }
+    check::<English>();
+    check::<International>();
+    check::<crate::core::rules::Canadian>();
+    check::<Turkish>();
+    check::<OneWay>();
+    check::<crate::core::rules::Dameo>();
+}
+
+/// A window read through its band word holds its squares in order: bit `k` for square `k`.
+#[test]
+fn band_words_read_each_window_square_by_square() {
+    fn check<R: Rules>() {
+        let w = R::WINDOWS;
+        let (zero, one) = (<WordOf<R> as Word>::ZERO, <WordOf<R> as Word>::ONE);
+        let mut rng = StdRng::seed_from_u64(13);
+        for _ in 0..300 {
+            let men = <WordOf<R> as Word>::from_u128(rng.gen::<u128>()) & R::G::VALID;
+            for j in 0..w.count {
+                let expected: usize = (0..WINDOW_SQUARES)
+                    .filter(|&k| (men >> w.squares[j][k] as u32) & one != zero)
+                    .map(|k| 1 << k)
+                    .sum();
+                let band = w.band_bits(men, j / w.per_band);
+                assert_eq!(w.window_bits(band, j), expected, "{} window {j}", R::NAME);
+            }
+        }
+    }
+    check::<English>();
+    check::<International>();
+    check::<crate::core::rules::Canadian>();
+    check::<Turkish>();
+    check::<crate::core::rules::Alquerque>();
+}
+
 #[test]
 fn weights_round_trip_and_bad_files_are_refused() {
     let w = random_weights::<English>(1);
