@@ -749,7 +749,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             return alpha;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(pos, alpha, beta, ply);
+            return self.quiesce(pos, alpha, beta, ply, true);
         }
         self.tick();
         if self.stopped {
@@ -906,8 +906,16 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     /// Search captures until none is left; a side without a capture may stand pat (unless
-    /// it has no move at all), or crown a man.
-    fn quiesce(&mut self, pos: &Position<R>, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    /// it has no move at all), or crown a man, or, at the horizon itself, offer a man for
+    /// an exchange.
+    fn quiesce(
+        &mut self,
+        pos: &Position<R>,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        horizon: bool,
+    ) -> Score {
         self.pv[ply].clear();
         self.tick();
         if self.stopped {
@@ -927,12 +935,17 @@ impl<'a, R: Rules> Worker<'a, R> {
         moves.clear();
         if R::QUIESCENCE_CAPTURES {
             pos.generate_legal_captures(&mut moves, Convention::Drop);
-            if moves.is_empty() && ply < MAX_PLY && pos.can_crown_quietly() {
-                // A man about to crown changes the score more than any static term says.
-                pos.generate(&mut moves, Convention::Drop);
-                moves.retain(|m| m.promotes());
+            if moves.is_empty() && ply < MAX_PLY {
+                if pos.can_crown_quietly() {
+                    // A man about to crown changes the score more than any static term says.
+                    pos.generate(&mut moves, Convention::Drop);
+                    moves.retain(|m| m.promotes());
+                }
+                if moves.is_empty() && horizon && R::MANDATORY_CAPTURE && !R::LOSER_WINS {
+                    self.exchange_offers(pos, &mut moves, ply);
+                }
                 if !moves.is_empty() {
-                    let score = self.crowning_moves(pos, &moves, alpha, beta, ply);
+                    let score = self.stand_pat_or(pos, &moves, alpha, beta, ply);
                     self.lists[ply] = moves;
                     return score;
                 }
@@ -966,7 +979,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         moves.sort_by_key(|m| std::cmp::Reverse(m.captured.count()));
         for &m in moves.iter() {
             let child = pos.after(&m);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, false);
             if self.stopped {
                 break;
             }
@@ -985,8 +998,27 @@ impl<'a, R: Rules> Worker<'a, R> {
         best
     }
 
-    /// The quiescence search of a quiet position where a man can crown: stand pat, or crown.
-    fn crowning_moves(
+    /// The quiet moves of a position without kings after which the opponent must take one
+    /// man, and no more: the exchanges that decide draughts middlegames, which a search of
+    /// captures alone sees only a ply too late.
+    fn exchange_offers(&mut self, pos: &Position<R>, moves: &mut Vec<MoveOf<R>>, ply: usize) {
+        if pos.kings != <WordOf<R> as Word>::ZERO || ply + 4 >= MAX_PLY {
+            return;
+        }
+        pos.generate(moves, Convention::Drop);
+        let mut replies = std::mem::take(&mut self.lists[ply + 1]);
+        moves.retain(|m| {
+            replies.clear();
+            pos.after(m)
+                .generate_legal_captures(&mut replies, Convention::Drop);
+            !replies.is_empty() && replies.iter().all(|c| c.captured.count() == 1)
+        });
+        self.lists[ply + 1] = replies;
+    }
+
+    /// The quiescence search of a quiet position with a few moves worth a look (crowning, or
+    /// offering an exchange): stand pat, or play one of them.
+    fn stand_pat_or(
         &mut self,
         pos: &Position<R>,
         moves: &[MoveOf<R>],
@@ -1001,7 +1033,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         alpha = alpha.max(best);
         for &m in moves {
             let child = pos.after(&m);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, false);
             if self.stopped {
                 break;
             }
