@@ -745,6 +745,29 @@ impl<R: Rules> Position<R> {
         found != zero
     }
 
+    /// Whether, after the quiet move `m`, a man of the opponent stands next to one of the
+    /// mover's pieces with an empty square beyond, in a direction it jumps: true whenever the
+    /// opponent, without kings or parachutists, then has a capture (a cheap test by shifts
+    /// before playing the move and listing the captures).
+    pub fn may_offer_capture(&self, m: &MoveOf<R>) -> bool {
+        let zero = <WordOf<R> as Word>::ZERO;
+        let one = <WordOf<R> as Word>::ONE;
+        let us = self.side.index();
+        let them = 1 - us;
+        let from = one << m.from.index() as u32;
+        let to = one << m.to.index() as u32;
+        let ours = (self.by_color[us] & !from) | to;
+        let empty = ((R::G::VALID & !(self.by_color[0] | self.by_color[1])) | from) & !to;
+        let jumpers = self.by_color[them] & !self.kings & !self.paras;
+        let mut landing = zero;
+        each_dir!(for d {
+            if R::MAN_JUMPS[them].has(d) {
+                landing |= R::G::step(R::G::step(jumpers, d) & ours, d) & empty;
+            }
+        });
+        landing != zero
+    }
+
     /// Number of plain (non-capturing) moves, counted with board-wide shifts where it can.
     pub fn count_quiet(&self) -> u64 {
         match self.side {

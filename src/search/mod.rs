@@ -1006,8 +1006,14 @@ impl<'a, R: Rules> Worker<'a, R> {
             return;
         }
         pos.generate(moves, Convention::Drop);
+        // Without parachutists, only the opponent's men can capture: a shift test rules out
+        // most moves before they are played.
+        let pretest = pos.paras == <WordOf<R> as Word>::ZERO;
         let mut replies = std::mem::take(&mut self.lists[ply + 1]);
         moves.retain(|m| {
+            if pretest && !pos.may_offer_capture(m) {
+                return false;
+            }
             replies.clear();
             pos.after(m)
                 .generate_legal_captures(&mut replies, Convention::Drop);
