@@ -393,14 +393,7 @@ impl<R: Rules> Position<R> {
         if !R::MEN_CAPTURE_KINGS {
             targets &= !self.kings;
         }
-        let mut can = <WordOf<R> as Word>::ZERO;
-        each_dir!(for d {
-            if dirs.has(d) {
-                let back = opposite(d);
-                can |= R::G::step(R::G::step(empty, back) & targets, back) & men;
-            }
-        });
-        can
+        men_with_a_jump::<R>(men, targets, empty, dirs)
     }
 
     fn generate_captures(&self, out: &mut Vec<MoveOf<R>>) {
@@ -756,16 +749,13 @@ impl<R: Rules> Position<R> {
         let them = 1 - us;
         let from = one << m.from.index() as u32;
         let to = one << m.to.index() as u32;
-        let ours = (self.by_color[us] & !from) | to;
+        let mut targets = (self.by_color[us] & !from) | to;
+        if !R::MEN_CAPTURE_KINGS {
+            targets &= !self.kings;
+        }
         let empty = ((R::G::VALID & !(self.by_color[0] | self.by_color[1])) | from) & !to;
         let jumpers = self.by_color[them] & !self.kings & !self.paras;
-        let mut landing = zero;
-        each_dir!(for d {
-            if R::MAN_JUMPS[them].has(d) {
-                landing |= R::G::step(R::G::step(jumpers, d) & ours, d) & empty;
-            }
-        });
-        landing != zero
+        men_with_a_jump::<R>(jumpers, targets, empty, R::MAN_JUMPS[them]) != zero
     }
 
     /// Number of plain (non-capturing) moves, counted with board-wide shifts where it can.
@@ -812,4 +802,23 @@ impl<R: Rules> Position<R> {
         });
         n
     }
+}
+
+/// The men among `men` with a jump over one of `targets` onto an empty square, in one of
+/// `dirs`, found with board-wide shifts.
+#[inline(always)]
+fn men_with_a_jump<R: Rules>(
+    men: WordOf<R>,
+    targets: WordOf<R>,
+    empty: WordOf<R>,
+    dirs: DirSet,
+) -> WordOf<R> {
+    let mut can = <WordOf<R> as Word>::ZERO;
+    each_dir!(for d {
+        if dirs.has(d) {
+            let back = opposite(d);
+            can |= R::G::step(R::G::step(empty, back) & targets, back) & men;
+        }
+    });
+    can
 }

@@ -911,7 +911,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     fn quiesce(
         &mut self,
         pos: &Position<R>,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
         ply: usize,
         horizon: bool,
@@ -945,7 +945,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     self.exchange_offers(pos, &mut moves, ply);
                 }
                 if !moves.is_empty() {
-                    let score = self.stand_pat_or(pos, &moves, alpha, beta, ply);
+                    let score = self.quiescence_moves(pos, &moves, true, alpha, beta, ply);
                     self.lists[ply] = moves;
                     return score;
                 }
@@ -966,34 +966,9 @@ impl<'a, R: Rules> Worker<'a, R> {
                 self.terminal(ply)
             };
         }
-        let mut best = -INFINITY;
-        if !R::MANDATORY_CAPTURE {
-            best = evaluate(pos, self.eval);
-            if best >= beta {
-                self.lists[ply] = moves;
-                return best;
-            }
-            alpha = alpha.max(best);
-        }
         // Bigger captures first.
         moves.sort_by_key(|m| std::cmp::Reverse(m.captured.count()));
-        for &m in moves.iter() {
-            let child = pos.after(&m);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, false);
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, m);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let best = self.quiescence_moves(pos, &moves, !R::MANDATORY_CAPTURE, alpha, beta, ply);
         self.lists[ply] = moves;
         best
     }
@@ -1022,21 +997,26 @@ impl<'a, R: Rules> Worker<'a, R> {
         self.lists[ply + 1] = replies;
     }
 
-    /// The quiescence search of a quiet position with a few moves worth a look (crowning, or
-    /// offering an exchange): stand pat, or play one of them.
-    fn stand_pat_or(
+    /// The quiescence search's move loop: captures, or the few quiet moves worth a look
+    /// (crowning, offering an exchange); with `stand_pat`, the side to move may also keep
+    /// the static score.
+    fn quiescence_moves(
         &mut self,
         pos: &Position<R>,
         moves: &[MoveOf<R>],
+        stand_pat: bool,
         mut alpha: Score,
         beta: Score,
         ply: usize,
     ) -> Score {
-        let mut best = evaluate(pos, self.eval);
-        if best >= beta {
-            return best;
+        let mut best = -INFINITY;
+        if stand_pat {
+            best = evaluate(pos, self.eval);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
         }
-        alpha = alpha.max(best);
         for &m in moves {
             let child = pos.after(&m);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, false);
