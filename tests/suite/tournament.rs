@@ -262,6 +262,43 @@ fn time_loss_loses() {
     faulty_engine_loses("slow", "time forfeit", &["--time", "0.1", "--grace", "2"]);
 }
 
+/// A level run of reported scores ends a game as an adjudicated draw: with any score
+/// allowed, each game ends once the engines have made the plies asked after the opening.
+#[test]
+fn draw_adjudication_ends_level_games() {
+    let pdn = temp_pdn("adjudicated");
+    let out = damas(&[
+        "match",
+        "--variant",
+        "english",
+        "--player",
+        "name=a depth=2",
+        "--player",
+        "name=b depth=2",
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+        "--adjudicate-draw",
+        "after=6 plies=4 score=100",
+        "--pdn",
+        pdn.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert_eq!(read_result_line(&text).2, 2, "two draws: {text}");
+    for g in read_pdn(&pdn) {
+        let term = g.tag("Termination").expect("termination");
+        assert!(term.starts_with("adjudication: drawn"), "{term}");
+        // The 3-move opening, then four plies by the engines.
+        assert_eq!(replay::<English>(&g).expect("legal").moves().len(), 7);
+    }
+}
+
 #[test]
 fn sprt_stops_a_lopsided_match() {
     let cmd = format!("name=fake cmd='python3 {FAKE_ENGINE} crash'");
@@ -330,6 +367,15 @@ fn bad_command_lines_give_one_line_and_exit_code_2() {
             "b",
             "--sprt",
             "elo0=5 elo1=1",
+        ],
+        vec![
+            "match",
+            "--player",
+            "a",
+            "--player",
+            "b",
+            "--adjudicate-draw",
+            "after=40 plies=8",
         ],
     ] {
         let out = damas(&args);

@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::ballot::OpeningSet;
 use super::spec::{split_words, Level, PlayerSpec, SpecError};
 use super::stats::{plus_minus, signed, Sprt, Tally};
-use super::{run_match, Event, MatchConfig, MatchError, Standings};
+use super::{run_match, DrawAdjudication, Event, MatchConfig, MatchError, Standings};
 use crate::app::args;
 use damas::core::variant::Variant;
 
@@ -69,6 +69,10 @@ pub struct MatchArgs {
     /// Stop early: `"elo0=0 elo1=10 [alpha=0.05 beta=0.05]"`.
     #[arg(long)]
     pub sprt: Option<String>,
+    /// Draw a game early: `"after=P plies=N score=S"` — from ply P on, once the scores both
+    /// engines reported for the last N plies all lie within ±S men.
+    #[arg(long)]
+    pub adjudicate_draw: Option<String>,
     /// The PDN `Event` tag.
     #[arg(long, default_value = "Damas match")]
     pub event: String,
@@ -111,6 +115,41 @@ impl From<MatchError> for MatchCliError {
 
 fn usage(text: String) -> MatchCliError {
     MatchCliError::Usage(text)
+}
+
+/// Read `after=P plies=N score=S` (all three needed).
+pub fn parse_draw_adjudication(text: &str) -> Result<DrawAdjudication, MatchCliError> {
+    let (mut after, mut plies, mut score) = (None, None, None);
+    for word in text.split_whitespace() {
+        let bad = || usage(format!("--adjudicate-draw: bad value in '{word}'"));
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| usage(format!("--adjudicate-draw: '{word}' is not key=value")))?;
+        match key {
+            "after" => after = Some(value.parse::<usize>().map_err(|_| bad())?),
+            "plies" => plies = Some(value.parse::<usize>().map_err(|_| bad())?),
+            "score" => {
+                score = Some(
+                    value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|s| s.is_finite() && *s >= 0.0)
+                        .ok_or_else(bad)?,
+                )
+            }
+            _ => return Err(usage(format!("--adjudicate-draw: unknown key '{key}'"))),
+        }
+    }
+    match (after, plies, score) {
+        (Some(after), Some(plies), Some(score)) if plies >= 2 => Ok(DrawAdjudication {
+            after,
+            plies,
+            score,
+        }),
+        _ => Err(usage(
+            "--adjudicate-draw needs after=P plies=N (at least 2) score=S".into(),
+        )),
+    }
 }
 
 /// Read `elo0=… elo1=… [alpha=… beta=…]`.
@@ -207,6 +246,11 @@ pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
             .unwrap_or(1)
     });
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let draw_adjudication = args
+        .adjudicate_draw
+        .as_deref()
+        .map(parse_draw_adjudication)
+        .transpose()?;
     Ok(MatchConfig {
         variant,
         players,
@@ -219,6 +263,7 @@ pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
         move_timeout: args.move_timeout,
         seed: args.seed,
         sprt,
+        draw_adjudication,
         event: args.event.clone(),
     })
 }

@@ -89,11 +89,13 @@ pub struct HubClient {
     variants: Vec<String>,
 }
 
-/// A search's answer: the move, and the time it took.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// A search's answer: the move, the time it took, and the last score it reported (in
+/// men, from the mover's side), if any.
+#[derive(Clone, PartialEq, Debug)]
 pub struct Answer {
     pub best: String,
     pub elapsed: Duration,
+    pub score: Option<f64>,
 }
 
 impl HubClient {
@@ -241,6 +243,7 @@ impl HubClient {
         let started = Instant::now();
         self.send("go think")?;
         let deadline = started + limit;
+        let mut score = None;
         loop {
             let msg = self.next_message(deadline, limit)?;
             match msg.command.as_str() {
@@ -254,10 +257,16 @@ impl HubClient {
                     return Ok(Answer {
                         best,
                         elapsed: started.elapsed(),
+                        score,
                     });
                 }
+                "info" => {
+                    if let Some(s) = msg.get("score").and_then(|v| v.parse::<f64>().ok()) {
+                        score = s.is_finite().then_some(s);
+                    }
+                }
                 // Protocol lines out of place, but harmless.
-                "info" | "pong" | "id" | "param" | "wait" | "ready" => {}
+                "pong" | "id" | "param" | "wait" | "ready" => {}
                 "error" => {
                     return Err(Fault::EngineError(
                         msg.get("message").unwrap_or("").to_string(),

@@ -49,8 +49,32 @@ pub struct MatchConfig {
     pub move_timeout: Duration,
     pub seed: u64,
     pub sprt: Option<Sprt>,
+    /// Draw a game early when both engines agree it is level.
+    pub draw_adjudication: Option<DrawAdjudication>,
     /// The PDN `Event` tag.
     pub event: String,
+}
+
+/// A game is adjudicated a draw from ply `after` on (opening included), once the scores the
+/// engines reported for the last `plies` moves (each engine's own, in men) all lie within
+/// ±`score`. A move reported without a score breaks the run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawAdjudication {
+    pub after: usize,
+    pub plies: usize,
+    pub score: f64,
+}
+
+impl DrawAdjudication {
+    /// Whether the game, `scores` long (a score or `None` per ply played by the engines) and
+    /// now at `ply`, is to be drawn.
+    pub fn agreed(&self, ply: usize, scores: &[Option<f64>]) -> bool {
+        ply >= self.after
+            && scores.len() >= self.plies
+            && scores[scores.len() - self.plies..]
+                .iter()
+                .all(|s| s.is_some_and(|s| s.abs() <= self.score))
+    }
 }
 
 /// Why a match could not be played.
@@ -333,7 +357,7 @@ fn ask_move<R: Rules>(
     game: &Game<R>,
     clock: &mut Duration,
     warnings: &mut Vec<String>,
-) -> Result<MoveOf<R>, Fault> {
+) -> Result<(MoveOf<R>, Option<f64>), Fault> {
     if seat.is_none() {
         let (client, w) = open_engine(spec, config.variant).map_err(|e| match e {
             MatchError::Engine { fault, .. } => fault,
@@ -365,7 +389,9 @@ fn ask_move<R: Rules>(
         }
         *clock = *clock - answer.elapsed + increment;
     }
-    parse_move(game.position(), &answer.best).map_err(|_| Fault::IllegalMove(answer.best))
+    let m =
+        parse_move(game.position(), &answer.best).map_err(|_| Fault::IllegalMove(answer.best))?;
+    Ok((m, answer.score))
 }
 
 /// Play one game between the players of `job` with the worker's engines.
@@ -389,9 +415,19 @@ fn play_game<R: Rules>(
         _ => Duration::ZERO,
     });
     let mut fault = None;
+    let mut scores = Vec::new();
     let termination = loop {
         if let Some(o) = game.outcome() {
             break o.termination.to_string();
+        }
+        if let Some(a) = config.draw_adjudication {
+            if a.agreed(game.moves().len(), &scores) {
+                let _ = game.adjudicate(GameResult::Draw);
+                break format!(
+                    "adjudication: drawn, both engines within ±{:.2} for {} plies",
+                    a.score, a.plies
+                );
+            }
         }
         if game.moves().len() >= config.max_plies {
             let _ = game.adjudicate(GameResult::Draw);
@@ -409,7 +445,8 @@ fn play_game<R: Rules>(
             &mut clocks[seat],
             &mut warnings,
         ) {
-            Ok(m) => {
+            Ok((m, score)) => {
+                scores.push(score);
                 if game.play(&m).is_err() {
                     // Cannot happen: the move was resolved among the legal ones.
                     let _ = game.adjudicate(GameResult::win_for(side.opposite()));

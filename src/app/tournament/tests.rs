@@ -142,3 +142,38 @@ fn sprt_decisions() {
     };
     assert_eq!(sprt.decide(few), SprtDecision::Continue);
 }
+
+#[test]
+fn draw_adjudication_needs_a_level_run_of_scores() {
+    use super::cli::parse_draw_adjudication;
+    use super::DrawAdjudication;
+    let a = parse_draw_adjudication("after=4 plies=3 score=0.05").expect("spec");
+    assert_eq!(
+        a,
+        DrawAdjudication {
+            after: 4,
+            plies: 3,
+            score: 0.05
+        }
+    );
+    let level = [Some(0.3), Some(0.05), Some(-0.02), Some(0.0)];
+    assert!(a.agreed(4, &level));
+    assert!(!a.agreed(3, &level), "too early");
+    assert!(!a.agreed(4, &level[..2]), "too few scores");
+    assert!(!a.agreed(4, &[Some(0.0), Some(0.06), Some(0.0), Some(0.0)][1..]));
+    assert!(
+        !a.agreed(4, &[Some(0.0), None, Some(0.0)]),
+        "a move without a score"
+    );
+    for bad in [
+        "after=4 plies=3",
+        "after=4 plies=1 score=0.1",
+        "after=4 plies=3 score=-0.1",
+        "after=4 plies=3 score=nan",
+        "after=x plies=3 score=0.1",
+        "after=4 plies=3 score=0.1 extra=1",
+        "after",
+    ] {
+        assert!(parse_draw_adjudication(bad).is_err(), "{bad}");
+    }
+}
