@@ -1,7 +1,6 @@
 //! The search: iterative deepening over a principal-variation alpha-beta search with
 //! aspiration windows, a shared transposition table, killer and history move ordering,
-//! a capture quiescence search, late-move reductions and Lazy SMP threads that put off
-//! the moves another thread is searching (ABDADA).
+//! a capture quiescence search, late-move reductions and Lazy SMP threads.
 //!
 //! The search never parses or prints: it reads a position and limits, and reports
 //! through [`Report`]. Scores are from the side to move, in hundredths of a man; a decided
@@ -155,36 +154,6 @@ impl<W: Word> Progress<W> {
     }
 }
 
-/// The positions some thread is searching now, for ABDADA: a thread that meets a move
-/// another thread is already searching puts it off to the end of its list. A small
-/// direct-mapped table: a collision only loses a chance to defer.
-struct Busy {
-    slots: Box<[AtomicU64]>,
-}
-
-impl Busy {
-    const SLOTS: usize = 1 << 12;
-    fn new() -> Self {
-        Busy {
-            slots: (0..Self::SLOTS).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-    fn slot(&self, hash: u64) -> &AtomicU64 {
-        &self.slots[(hash >> 52) as usize % Self::SLOTS]
-    }
-    fn searching(&self, hash: u64) -> bool {
-        self.slot(hash).load(Ordering::Relaxed) == hash
-    }
-    fn start(&self, hash: u64) {
-        self.slot(hash).store(hash, Ordering::Relaxed);
-    }
-    fn finish(&self, hash: u64) {
-        let _ = self
-            .slot(hash)
-            .compare_exchange(hash, 0, Ordering::Relaxed, Ordering::Relaxed);
-    }
-}
-
 /// One line of search progress.
 pub struct Info<'a, W: Word> {
     pub depth: u32,
@@ -285,8 +254,6 @@ pub fn search<R: Rules>(
     let helpers = search_threads(job.threads) - 1;
     let progress = Progress::new();
     let progress = &progress;
-    let busy = (helpers > 0).then(Busy::new);
-    let busy = busy.as_ref();
     let outcome = std::thread::scope(|s| {
         let mut handles = Vec::new();
         for id in 1..=helpers {
@@ -294,13 +261,13 @@ pub fn search<R: Rules>(
                 std::thread::Builder::new()
                     .stack_size(8 << 20)
                     .spawn_scoped(s, move || {
-                        let mut w = Worker::new(job, tt, control, progress, busy, budget, id);
+                        let mut w = Worker::new(job, tt, control, progress, budget, id);
                         w.iterate(&mut Silent);
                         w.flush();
                     }),
             );
         }
-        let mut w = Worker::new(job, tt, control, progress, busy, budget, 0);
+        let mut w = Worker::new(job, tt, control, progress, budget, 0);
         let outcome = w.iterate(report);
         w.flush();
         // An infinite search reports its move only when told to stop.
@@ -327,7 +294,6 @@ struct Worker<'a, R: Rules> {
     tt: &'a TranspositionTable,
     control: &'a Control,
     progress: &'a Progress<WordOf<R>>,
-    busy: Option<&'a Busy>,
     limits: Limits,
     budget: Budget,
     multipv: usize,
@@ -364,7 +330,6 @@ impl<'a, R: Rules> Worker<'a, R> {
         tt: &'a TranspositionTable,
         control: &'a Control,
         progress: &'a Progress<WordOf<R>>,
-        busy: Option<&'a Busy>,
         budget: Budget,
         id: usize,
     ) -> Self {
@@ -393,7 +358,6 @@ impl<'a, R: Rules> Worker<'a, R> {
             tt,
             control,
             progress,
-            busy,
             limits: job.limits,
             budget,
             multipv: job.multipv.max(1),
@@ -679,34 +643,9 @@ impl<'a, R: Rules> Worker<'a, R> {
     fn root_search(&mut self, depth: i32, mut alpha: Score, beta: Score, line: usize) -> Score {
         let root = self.root;
         let mut best = -INFINITY;
-        // Root moves another thread is searching now wait for the end (ABDADA); a new best
-        // moves up front, so moves are followed by value, not by place.
-        let share = self.busy.filter(|_| depth >= SHARE_MIN_DEPTH);
-        let order: Vec<MoveOf<R>> = self.root_moves[line..].iter().map(|r| r.m).collect();
-        let mut deferred = Vec::new();
-        let mut next = 0;
-        loop {
-            let first_pass = next < order.len();
-            let m = if first_pass {
-                next += 1;
-                order[next - 1]
-            } else if let Some(m) = deferred.pop() {
-                m
-            } else {
-                break;
-            };
-            let Some(i) = self.root_moves.iter().position(|r| r.m == m) else {
-                continue;
-            };
+        for i in line..self.root_moves.len() {
+            let m = self.root_moves[i].m;
             let child = root.after(&m);
-            let child_hash = child.hash();
-            if let Some(busy) = share {
-                if first_pass && next > 1 && busy.searching(child_hash) {
-                    deferred.insert(0, m);
-                    continue;
-                }
-                busy.start(child_hash);
-            }
             self.enter(1, &root, &m, &child);
             let d = depth - 1;
             let mut score;
@@ -719,9 +658,6 @@ impl<'a, R: Rules> Worker<'a, R> {
                 }
             }
             self.hashes.pop();
-            if let Some(busy) = share {
-                busy.finish(child_hash);
-            }
             if self.stopped {
                 break;
             }
@@ -897,36 +833,12 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut best = -INFINITY;
         let mut best_index = None;
         let us = pos.side_to_move().index();
-        // With other threads, a move another thread is searching now waits for the end of
-        // the list (ABDADA): by then its result is in the table.
-        let share = self.busy.filter(|_| depth >= SHARE_MIN_DEPTH);
-        let mut deferred = 0u128;
-        let mut next = 0;
-        loop {
-            let first_pass = next < moves.len();
-            let i = if first_pass {
-                pick(&mut moves, &mut keys, next);
-                next += 1;
-                next - 1
-            } else if deferred != 0 {
-                let i = deferred.trailing_zeros() as usize;
-                deferred &= deferred - 1;
-                i
-            } else {
-                break;
-            };
+        for i in 0..moves.len() {
+            pick(&mut moves, &mut keys, i);
             let m = moves[i];
             let index = (keys[i] & 0xff) as u8;
             let quiet = !m.is_capture() && !m.promotes();
             let child = pos.after(&m);
-            let child_hash = child.hash();
-            if let Some(busy) = share {
-                if first_pass && i > 0 && i < 128 && busy.searching(child_hash) {
-                    deferred |= 1 << i;
-                    continue;
-                }
-                busy.start(child_hash);
-            }
             self.enter(ply + 1, pos, &m, &child);
             let mut score;
             if i == 0 {
@@ -958,9 +870,6 @@ impl<'a, R: Rules> Worker<'a, R> {
                 }
             }
             self.hashes.pop();
-            if let Some(busy) = share {
-                busy.finish(child_hash);
-            }
             if self.stopped {
                 break;
             }
@@ -1163,28 +1072,4 @@ fn score_from_table(s: Score, ply: usize) -> Score {
 fn late_move_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
     let r = LMR_BASE + (depth as f32).ln() * (index as f32).ln() / LMR_DIVISOR;
     (r as i32 - pv_node as i32).max(1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Busy;
-
-    /// A position another thread entered is busy until that thread leaves it; a position
-    /// that takes its slot over only forgets the older one (which is then searched twice,
-    /// never skipped).
-    #[test]
-    fn busy_positions_come_and_go() {
-        let busy = Busy::new();
-        let a = 0x1234_5678_9abc_def1;
-        let b = a ^ 1; // the same slot: the slot comes from the high bits
-        assert!(!busy.searching(a));
-        busy.start(a);
-        assert!(busy.searching(a) && !busy.searching(b));
-        busy.start(b);
-        assert!(busy.searching(b) && !busy.searching(a));
-        busy.finish(a);
-        assert!(busy.searching(b));
-        busy.finish(b);
-        assert!(!busy.searching(b));
-    }
 }

@@ -34,11 +34,6 @@ pub const RFP_MARGIN: Score = 50;
 /// From this remaining depth, a node without a table move is searched a ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
-/// With several threads, moves another thread is searching now are put off to the end of
-/// the list (ABDADA) from this remaining depth: two threads reached depth 20 on the
-/// International start 1.8× faster than one with 4, 1.6–1.7× with 2, 3 or 6.
-pub const SHARE_MIN_DEPTH: i32 = 4;
-
 /// Ceiling of a history score; bonuses shrink as a score nears it.
 pub const HISTORY_MAX: i32 = 16_000;
 
