@@ -839,6 +839,9 @@ impl<'a, R: Rules> Worker<'a, R> {
             let index = (keys[i] & 0xff) as u8;
             let quiet = !m.is_capture() && !m.promotes();
             let child = pos.after(&m);
+            if new_depth > 0 {
+                self.tt.prefetch(child.hash());
+            }
             self.enter(ply + 1, pos, &m, &child);
             let mut score;
             if i == 0 {
