@@ -327,7 +327,12 @@ fn run_match_in<R: Rules>(
         drop(tx);
         for (report, ack) in rx {
             standings.record(&report);
-            if let Some(sprt) = &config.sprt {
+            // A decision stands: games that were under way when it came still count in the
+            // tally, but do not reopen the test.
+            let decided = standings
+                .sprt
+                .is_some_and(|(_, d)| d != SprtDecision::Continue);
+            if let Some(sprt) = config.sprt.as_ref().filter(|_| !decided) {
                 let t = standings.players[0];
                 let decision = sprt.decide(t);
                 standings.sprt = Some((sprt.llr(t), decision));
