@@ -1,6 +1,6 @@
 //! Self-test of the reference generator (tests/suite/common/reference.rs) against the
-//! published perft numbers of /work/shared/RULES.md §5, the positions of
-//! /work/shared/perft/positions.tsv (smallest listed depth) and a few
+//! published perft numbers of RULES.md (the rules reference) §5, the positions of
+//! the shared perft/positions.tsv (smallest listed depth) and a few
 //! hand-checked positions for the variants without published numbers.
 use crate::common::reference::*;
 
@@ -111,7 +111,7 @@ fn start_derived_counts() {
     assert_eq!(start("czech").to_move, RefColor::White);
 }
 
-// ---- /work/shared/perft/positions.tsv, smallest listed depth --------------
+// ---- the shared perft/positions.tsv, smallest listed depth --------------
 
 /// (variant, fen, depth, nodes, drop). Rows marked "same" are checked with both
 /// conventions.

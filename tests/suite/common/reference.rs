@@ -1,6 +1,6 @@
 //! Deliberately simple reference move generator for differential testing.
 //!
-//! Written from /work/shared/RULES.md only. Squares are plain `(file, rank)`
+//! Written from the rules reference (RULES.md) only. Squares are plain `(file, rank)`
 //! pairs (0-based, file 0 = 'a', rank 0 = White's edge); the board is a plain
 //! grid rebuilt for every call. No bitboards, no speed tricks.
 #![allow(dead_code)]
