@@ -60,6 +60,14 @@ fn read_result_line(text: &str) -> (u32, u32, u32, u32, f64, String, String) {
     )
 }
 
+fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn read_pdn(path: &PathBuf) -> Vec<PdnGame> {
     let text = std::fs::read_to_string(path).expect("pdn written");
     let _ = std::fs::remove_file(path);
@@ -86,11 +94,7 @@ fn internal_match_runs_and_its_pdn_replays() {
         "--pdn",
         pdn.to_str().expect("utf-8 path"),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = stdout(&out);
     let (games, wins, draws, losses, score, elo, error) = read_result_line(&text);
     assert_eq!(games, 4);
@@ -159,11 +163,7 @@ fn round_robin_pairs_every_player() {
         "--concurrency",
         "2",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = stdout(&out);
     // Three pairs of two games: four games for each player.
     for name in ["a", "b", "c"] {
@@ -205,11 +205,7 @@ fn faulty_engine_loses(mode: &str, kind: &str, level: &[&str]) {
     ];
     args.extend(level);
     let out = damas(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = stdout(&out);
     let (games, wins, draws, losses, score, elo, _) = read_result_line(&text);
     assert_eq!((games, wins, draws, losses), (2, 2, 0, 0), "{text}");
@@ -284,11 +280,7 @@ fn draw_adjudication_ends_level_games() {
         "--pdn",
         pdn.to_str().expect("utf-8 path"),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = stdout(&out);
     assert_eq!(read_result_line(&text).2, 2, "two draws: {text}");
     for g in read_pdn(&pdn) {
@@ -315,11 +307,7 @@ fn sprt_stops_a_lopsided_match() {
         "--sprt",
         "elo0=0 elo1=50",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let text = stdout(&out);
     // Seven straight wins take the log-likelihood ratio past ln(0.95/0.05) = 2.94.
     assert_eq!(read_result_line(&text).0, 7, "{text}");

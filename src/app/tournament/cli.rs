@@ -117,26 +117,33 @@ fn usage(text: String) -> MatchCliError {
     MatchCliError::Usage(text)
 }
 
+/// The `key=number` words of an option's value, in order; numbers must be finite.
+fn numeric_pairs(option: &str, text: &str) -> Result<Vec<(String, f64)>, MatchCliError> {
+    split_words(text)?
+        .into_iter()
+        .map(|word| {
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| usage(format!("{option}: '{word}' is not key=value")))?;
+            let x = value
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| usage(format!("{option}: bad value '{value}' for {key}")))?;
+            Ok((key.to_string(), x))
+        })
+        .collect()
+}
+
 /// Read `after=P plies=N score=S` (all three needed).
 pub fn parse_draw_adjudication(text: &str) -> Result<DrawAdjudication, MatchCliError> {
     let (mut after, mut plies, mut score) = (None, None, None);
-    for word in text.split_whitespace() {
-        let bad = || usage(format!("--adjudicate-draw: bad value in '{word}'"));
-        let (key, value) = word
-            .split_once('=')
-            .ok_or_else(|| usage(format!("--adjudicate-draw: '{word}' is not key=value")))?;
-        match key {
-            "after" => after = Some(value.parse::<usize>().map_err(|_| bad())?),
-            "plies" => plies = Some(value.parse::<usize>().map_err(|_| bad())?),
-            "score" => {
-                score = Some(
-                    value
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|s| s.is_finite() && *s >= 0.0)
-                        .ok_or_else(bad)?,
-                )
-            }
+    let count = |x: f64| (x >= 0.0 && x.fract() == 0.0 && x <= 1e9).then_some(x as usize);
+    for (key, x) in numeric_pairs("--adjudicate-draw", text)? {
+        match key.as_str() {
+            "after" => after = count(x),
+            "plies" => plies = count(x),
+            "score" => score = (x >= 0.0).then_some(x),
             _ => return Err(usage(format!("--adjudicate-draw: unknown key '{key}'"))),
         }
     }
@@ -147,7 +154,7 @@ pub fn parse_draw_adjudication(text: &str) -> Result<DrawAdjudication, MatchCliE
             score,
         }),
         _ => Err(usage(
-            "--adjudicate-draw needs after=P plies=N (at least 2) score=S".into(),
+            "--adjudicate-draw needs whole after=P and plies=N (N at least 2), and score=S at least 0".into(),
         )),
     }
 }
@@ -160,16 +167,8 @@ pub fn parse_sprt(text: &str) -> Result<Sprt, MatchCliError> {
         alpha: 0.05,
         beta: 0.05,
     };
-    for word in split_words(text)? {
-        let (key, value) = word
-            .split_once('=')
-            .ok_or_else(|| usage(format!("--sprt: '{word}' is not key=value")))?;
-        let x = value
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite())
-            .ok_or_else(|| usage(format!("--sprt: bad value '{value}' for {key}")))?;
-        match key {
+    for (key, x) in numeric_pairs("--sprt", text)? {
+        match key.as_str() {
             "elo0" => sprt.elo0 = x,
             "elo1" => sprt.elo1 = x,
             "alpha" => sprt.alpha = x,

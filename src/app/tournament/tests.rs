@@ -171,6 +171,7 @@ fn draw_adjudication_needs_a_level_run_of_scores() {
         "after=4 plies=3 score=-0.1",
         "after=4 plies=3 score=nan",
         "after=x plies=3 score=0.1",
+        "after=4.5 plies=3 score=0.1",
         "after=4 plies=3 score=0.1 extra=1",
         "after",
     ] {
