@@ -944,13 +944,31 @@ impl<'a, R: Rules> Worker<'a, R> {
                     pos.generate(&mut moves, Convention::Drop);
                     moves.retain(|m| m.promotes());
                 }
-                if moves.is_empty() && horizon && R::MANDATORY_CAPTURE && !R::LOSER_WINS {
-                    self.exchange_offers(pos, &mut moves, ply);
+                let mut stand = None;
+                if moves.is_empty()
+                    && horizon
+                    && R::MANDATORY_CAPTURE
+                    && !R::LOSER_WINS
+                    && self.has_move(pos)
+                {
+                    // Offers are dear to find and matter only below beta: stand pat first.
+                    let e = evaluate(pos, self.eval);
+                    stand = Some(e);
+                    if e < beta {
+                        self.exchange_offers(pos, &mut moves, ply);
+                    }
                 }
                 if !moves.is_empty() {
-                    let score = self.quiescence_moves(pos, &moves, true, alpha, beta, ply);
+                    let stand = stand.unwrap_or_else(|| evaluate(pos, self.eval));
+                    let score = self.quiescence_moves(pos, &moves, Some(stand), alpha, beta, ply);
                     self.lists[ply] = moves;
                     return score;
+                }
+                if let Some(e) = stand {
+                    self.lists[ply] = moves;
+                    self.leaves += 1;
+                    self.leaf_plies += ply as u64;
+                    return e;
                 }
             }
         }
@@ -958,12 +976,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             self.lists[ply] = moves;
             self.leaves += 1;
             self.leaf_plies += ply as u64;
-            let has_move = if R::OPENING_REMOVALS || !R::QUIESCENCE_CAPTURES {
-                !pos.legal_moves().is_empty()
-            } else {
-                pos.count_quiet() > 0
-            };
-            return if has_move || ply >= MAX_PLY {
+            return if ply >= MAX_PLY || self.has_move(pos) {
                 evaluate(pos, self.eval)
             } else {
                 self.terminal(ply)
@@ -971,9 +984,20 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         // Bigger captures first.
         moves.sort_by_key(|m| std::cmp::Reverse(m.captured.count()));
-        let best = self.quiescence_moves(pos, &moves, !R::MANDATORY_CAPTURE, alpha, beta, ply);
+        let stand = (!R::MANDATORY_CAPTURE).then(|| evaluate(pos, self.eval));
+        let best = self.quiescence_moves(pos, &moves, stand, alpha, beta, ply);
         self.lists[ply] = moves;
         best
+    }
+
+    /// Whether the side to move has any move, where the quiescence search found no capture.
+    #[inline]
+    fn has_move(&self, pos: &Position<R>) -> bool {
+        if R::OPENING_REMOVALS || !R::QUIESCENCE_CAPTURES {
+            !pos.legal_moves().is_empty()
+        } else {
+            pos.count_quiet() > 0
+        }
     }
 
     /// The quiet moves of a position without kings after which the opponent must take one
@@ -1001,20 +1025,20 @@ impl<'a, R: Rules> Worker<'a, R> {
     }
 
     /// The quiescence search's move loop: captures, or the few quiet moves worth a look
-    /// (crowning, offering an exchange); with `stand_pat`, the side to move may also keep
-    /// the static score.
+    /// (crowning, offering an exchange); with a `stand` score, the side to move may also keep
+    /// that static score.
     fn quiescence_moves(
         &mut self,
         pos: &Position<R>,
         moves: &[MoveOf<R>],
-        stand_pat: bool,
+        stand: Option<Score>,
         mut alpha: Score,
         beta: Score,
         ply: usize,
     ) -> Score {
         let mut best = -INFINITY;
-        if stand_pat {
-            best = evaluate(pos, self.eval);
+        if let Some(s) = stand {
+            best = s;
             if best >= beta {
                 return best;
             }
