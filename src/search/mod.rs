@@ -936,6 +936,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
+        // The static score, once computed (only where the side to move has a move).
+        let mut stand = None;
         if R::QUIESCENCE_CAPTURES {
             pos.generate_legal_captures(&mut moves, Convention::Drop);
             if moves.is_empty() && ply < MAX_PLY {
@@ -944,7 +946,6 @@ impl<'a, R: Rules> Worker<'a, R> {
                     pos.generate(&mut moves, Convention::Drop);
                     moves.retain(|m| m.promotes());
                 }
-                let mut stand = None;
                 if moves.is_empty()
                     && horizon
                     && R::MANDATORY_CAPTURE
@@ -964,22 +965,16 @@ impl<'a, R: Rules> Worker<'a, R> {
                     self.lists[ply] = moves;
                     return score;
                 }
-                if let Some(e) = stand {
-                    self.lists[ply] = moves;
-                    self.leaves += 1;
-                    self.leaf_plies += ply as u64;
-                    return e;
-                }
             }
         }
         if moves.is_empty() || ply >= MAX_PLY {
             self.lists[ply] = moves;
             self.leaves += 1;
             self.leaf_plies += ply as u64;
-            return if ply >= MAX_PLY || self.has_move(pos) {
-                evaluate(pos, self.eval)
-            } else {
-                self.terminal(ply)
+            return match stand {
+                Some(e) => e,
+                None if ply >= MAX_PLY || self.has_move(pos) => evaluate(pos, self.eval),
+                None => self.terminal(ply),
             };
         }
         // Bigger captures first.
