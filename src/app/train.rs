@@ -174,8 +174,8 @@ fn run_in<R: Rules>(variant: Variant, a: &TrainArgs, command: &str) -> Result<()
         initial,
         last,
         started.elapsed().as_secs_f64(),
-        weights.values.iter().filter(|v| **v != [0, 0]).count(),
-        weights.values.len(),
+        weights.values().iter().filter(|v| **v != [0, 0]).count(),
+        weights.values().len(),
     );
     let mut note_path = a.out.clone().into_os_string();
     note_path.push(".txt");
@@ -219,7 +219,7 @@ const GROUP_NAMES: [&str; 7] = [
 
 impl Visitor for Terms<'_> {
     fn add(&mut self, index: usize, sign: i32) {
-        let w = self.weights.values[index];
+        let w = self.weights.values()[index];
         let g = &mut self.groups[group(index)];
         g.0 += sign * w[0] as i32;
         g.1 += sign * w[1] as i32;

@@ -11,18 +11,30 @@
 //! ```
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use crate::core::rules::Rules;
-use crate::search::trained::Frames;
+use crate::search::trained::{fold, Frames};
 
 const MAGIC: &[u8; 8] = b"DAMASW1\n";
 
 /// Trained weights for one variant: an opening and an ending value per feature.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, Debug)]
 pub struct TrainedWeights {
     pub variant: String,
-    pub values: Vec<[i16; 2]>,
+    values: Vec<[i16; 2]>,
+    /// The pattern tables the search reads, built from `values` on first use (see
+    /// [`fold`]); cleared whenever `values` may change.
+    folded: OnceLock<Vec<[i32; 2]>>,
 }
+
+impl PartialEq for TrainedWeights {
+    fn eq(&self, other: &Self) -> bool {
+        self.variant == other.variant && self.values == other.values
+    }
+}
+
+impl Eq for TrainedWeights {}
 
 /// Why a weights file was refused.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -81,12 +93,33 @@ impl<'a> Reader<'a> {
 }
 
 impl TrainedWeights {
+    pub fn new(variant: &str, values: Vec<[i16; 2]>) -> Self {
+        TrainedWeights {
+            variant: variant.to_string(),
+            values,
+            folded: OnceLock::new(),
+        }
+    }
+
     /// All-zero weights for variant `R` (named `name`).
     pub fn zero<R: Rules>(name: &str) -> Self {
-        TrainedWeights {
-            variant: name.to_string(),
-            values: vec![[0, 0]; R::WEIGHT_COUNT],
-        }
+        TrainedWeights::new(name, vec![[0, 0]; R::WEIGHT_COUNT])
+    }
+
+    /// The opening and ending value of each feature.
+    pub fn values(&self) -> &[[i16; 2]] {
+        &self.values
+    }
+
+    pub fn values_mut(&mut self) -> &mut [[i16; 2]] {
+        self.folded = OnceLock::new();
+        &mut self.values
+    }
+
+    /// The folded pattern tables of variant `R`, whose weights these must be.
+    #[inline]
+    pub(super) fn folded<R: Rules>(&self) -> &[[i32; 2]] {
+        self.folded.get_or_init(|| fold::<R>(&self.values))
     }
 
     /// Whether every weight is zero (a placeholder: no training yet).
@@ -155,6 +188,6 @@ impl TrainedWeights {
         if r.at != bytes.len() {
             return Err(WeightsError::NotAWeightsFile);
         }
-        Ok(TrainedWeights { variant, values })
+        Ok(TrainedWeights::new(&variant, values))
     }
 }

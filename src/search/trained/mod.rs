@@ -267,6 +267,31 @@ pub const fn windows(l: &Layout) -> Windows {
         }
         i += 1;
     }
+    // The men-on-square weights are folded into the windows' tables: every square must
+    // lie in a window.
+    let mut f = 0;
+    while f < l.width {
+        let mut r = 0;
+        while r < l.height {
+            if let Some(bit) = l.index(f as i32, r as i32) {
+                let mut covered = false;
+                let mut j = 0;
+                while j < w.count {
+                    let mut k = 0;
+                    while k < WINDOW_SQUARES {
+                        if w.squares[j][k] as u32 == bit {
+                            covered = true;
+                        }
+                        k += 1;
+                    }
+                    j += 1;
+                }
+                assert!(covered, "every square must lie in a window");
+            }
+            r += 1;
+        }
+        f += 1;
+    }
     w
 }
 
@@ -288,12 +313,19 @@ const fn turned_squares(l: &Layout) -> [u8; 128] {
     t
 }
 
-const fn wings(l: &Layout) -> [i8; 128] {
-    let mut t = [0i8; 128];
+const fn file_bits(l: &Layout) -> [u128; 4] {
+    assert!(l.width <= 16, "files are numbered in four bits");
+    let mut t = [0u128; 4];
     let mut i = 0;
     while i < 128 {
         if let Some((f, _)) = l.coords(i as u32) {
-            t[i] = (2 * f as i32 - (l.width as i32 - 1)) as i8;
+            let mut b = 0;
+            while b < 4 {
+                if f & (1 << b) != 0 {
+                    t[b] |= 1 << i;
+                }
+                b += 1;
+            }
         }
         i += 1;
     }
@@ -333,8 +365,8 @@ pub trait Frames: Rules {
     /// Black sees the board turned when its men crown on the other side from White's.
     const BLACK_TURNED: bool = Self::PROMOTION_SQUARES[0] != Self::PROMOTION_SQUARES[1];
     const WEIGHT_COUNT: usize = PATTERN + Self::WINDOWS.count * PATTERNS;
-    /// Twice the file's distance from the board's middle line, signed, per bit.
-    const WING: [i8; 128] = wings(&Self::G::LAYOUT);
+    /// The squares whose file number has bit `b` set, for `b` in 0..4.
+    const FILE_BITS: [u128; 4] = file_bits(&Self::G::LAYOUT);
     /// Pieces at the start, for the phase.
     const START_PIECES: u32 = (Self::START_MEN[0]
         | Self::START_MEN[1]
@@ -365,30 +397,64 @@ pub fn phase<R: Rules>(pos: &Position<R>) -> i32 {
 #[inline]
 pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
     let zero = <WordOf<R> as Word>::ZERO;
+    for c in 0..2 {
+        let sign = if c == 0 { 1 } else { -1 };
+        let mut b = pos.by_color[c] & !pos.kings & !pos.paras;
+        while b != zero {
+            let i = b.lsb();
+            b = b.without_lsb();
+            v.add(MAN_SQUARE + frame::<R>(c, i), sign);
+        }
+    }
+    piece_features(pos, v);
+    let white = pos.by_color[0] & !pos.kings & !pos.paras;
+    let black = pos.by_color[1] & !pos.kings & !pos.paras;
+    let windows = &R::WINDOWS;
+    for band in 0..windows.bands {
+        let (white_band, black_band) = (
+            windows.band_bits(white, band),
+            windows.band_bits(black, band),
+        );
+        for j in band * windows.per_band..(band + 1) * windows.per_band {
+            let (w, b) = (
+                windows.window_bits(white_band, j),
+                windows.window_bits(black_band, j),
+            );
+            pattern::<R, V>(j, w, b, v);
+        }
+    }
+}
+
+/// Square `i` in the frame of colour `c`.
+#[inline(always)]
+fn frame<R: Rules>(c: usize, i: u32) -> usize {
+    if c == 1 && R::BLACK_TURNED {
+        R::TURNED[i as usize] as usize
+    } else {
+        i as usize
+    }
+}
+
+/// The features other than men on squares and patterns: balance, kings and their
+/// mobility, kings held, the side to move.
+#[inline(always)]
+fn piece_features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
+    let zero = <WordOf<R> as Word>::ZERO;
     let kings = pos.kings;
     let occupied = pos.by_color[0] | pos.by_color[1];
     let empty = R::G::VALID & !occupied;
     let mut kings_held = [0usize; 2];
     for (c, held) in kings_held.iter_mut().enumerate() {
         let sign = if c == 0 { 1 } else { -1 };
-        let turned = c == 1 && R::BLACK_TURNED;
-        let frame = |i: u32| -> usize {
-            if turned {
-                R::TURNED[i as usize] as usize
-            } else {
-                i as usize
-            }
-        };
         let own = pos.by_color[c];
         let men = own & !kings & !pos.paras;
-        let mut b = men;
-        let mut balance = 0i32;
-        while b != zero {
-            let i = b.lsb();
-            b = b.without_lsb();
-            v.add(MAN_SQUARE + frame(i), sign);
-            balance += R::WING[i as usize] as i32;
+        // The men's files summed bit by bit: the sum of their signed distances from the
+        // middle line, without visiting each man.
+        let mut files = 0i32;
+        for (bit, &mask) in R::FILE_BITS.iter().enumerate() {
+            files += ((men & <WordOf<R> as Word>::from_u128(mask)).popcount() << bit) as i32;
         }
+        let balance = 2 * files - (R::G::LAYOUT.width as i32 - 1) * men.popcount() as i32;
         let bucket = (balance.unsigned_abs() as usize * 2 / R::G::LAYOUT.width as usize)
             .min(BALANCE_BUCKETS - 1);
         v.add(BALANCE + bucket, sign);
@@ -398,7 +464,7 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
             let k = <WordOf<R> as Word>::ONE << i;
             b ^= k;
             *held += 1;
-            v.add(KING_SQUARE + frame(i), sign);
+            v.add(KING_SQUARE + frame::<R>(c, i), sign);
             let mut reach = 0u32;
             for d in 0..8 {
                 if !R::KING_STEPS.has(d) {
@@ -426,23 +492,6 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
     v.add(KINGS_HELD + wk * KING_COUNT + bk, 1);
     v.add(KINGS_HELD + bk * KING_COUNT + wk, -1);
     v.add(TEMPO, if pos.side == Color::White { 1 } else { -1 });
-
-    let white = pos.by_color[0] & !kings & !pos.paras;
-    let black = pos.by_color[1] & !kings & !pos.paras;
-    let windows = &R::WINDOWS;
-    for band in 0..windows.bands {
-        let (white_band, black_band) = (
-            windows.band_bits(white, band),
-            windows.band_bits(black, band),
-        );
-        for j in band * windows.per_band..(band + 1) * windows.per_band {
-            let (w, b) = (
-                windows.window_bits(white_band, j),
-                windows.window_bits(black_band, j),
-            );
-            pattern::<R, V>(j, w, b, v);
-        }
-    }
 }
 
 /// Visit the pattern of window `j`, with White's men `w` and Black's `b` on its squares.
@@ -484,15 +533,89 @@ impl Visitor for Sum<'_> {
     }
 }
 
-/// The trained score of `pos` from White's side, in hundredths of a man.
+/// The search's form of `values`: per window, one entry per pattern (indexed as White's
+/// index), holding both sides' pattern weights and the man-on-square weights of the squares
+/// the window owns (each square is owned by the first window holding it). A window then
+/// costs the search one load, and a man none.
+pub(crate) fn fold<R: Rules>(values: &[[i16; 2]]) -> Vec<[i32; 2]> {
+    /// Sums into one entry.
+    struct Entry<'a> {
+        values: &'a [[i16; 2]],
+        sum: [i32; 2],
+    }
+    impl Visitor for Entry<'_> {
+        const CANCELS: bool = true;
+        fn add(&mut self, index: usize, sign: i32) {
+            let w = self.values[index];
+            self.sum[0] += sign * w[0] as i32;
+            self.sum[1] += sign * w[1] as i32;
+        }
+    }
+    let windows = &R::WINDOWS;
+    let mut owner = [usize::MAX; 128];
+    for j in 0..windows.count {
+        for &square in &windows.squares[j] {
+            if owner[square as usize] == usize::MAX {
+                owner[square as usize] = j;
+            }
+        }
+    }
+    let mut table = vec![[0i32; 2]; windows.count * PATTERNS];
+    for j in 0..windows.count {
+        for w in 0..256usize {
+            for b in (0..256usize).filter(|b| w & b == 0) {
+                let mut e = Entry {
+                    values,
+                    sum: [0; 2],
+                };
+                pattern::<R, _>(j, w, b, &mut e);
+                for (k, &square) in windows.squares[j].iter().enumerate() {
+                    if owner[square as usize] != j {
+                        continue;
+                    }
+                    if w >> k & 1 != 0 {
+                        e.add(MAN_SQUARE + frame::<R>(0, square as u32), 1);
+                    }
+                    if b >> k & 1 != 0 {
+                        e.add(MAN_SQUARE + frame::<R>(1, square as u32), -1);
+                    }
+                }
+                table[j * PATTERNS + TERNARY[w] as usize + 2 * TERNARY[b] as usize] = e.sum;
+            }
+        }
+    }
+    table
+}
+
+/// The trained score of `pos` from White's side, in hundredths of a man: the sum of the
+/// weights of its [`features`], read from the folded tables.
 pub fn white_score<R: Rules>(pos: &Position<R>, weights: &TrainedWeights) -> Score {
     let mut sum = Sum {
         // Of the variant's length, which spares most index checks.
-        weights: &weights.values[..R::WEIGHT_COUNT],
+        weights: &weights.values()[..R::WEIGHT_COUNT],
         open: 0,
         end: 0,
     };
-    features(pos, &mut sum);
+    piece_features(pos, &mut sum);
+    let windows = &R::WINDOWS;
+    let table = &weights.folded::<R>()[..windows.count * PATTERNS];
+    let white = pos.by_color[0] & !pos.kings & !pos.paras;
+    let black = pos.by_color[1] & !pos.kings & !pos.paras;
+    for band in 0..windows.bands {
+        let (white_band, black_band) = (
+            windows.band_bits(white, band),
+            windows.band_bits(black, band),
+        );
+        for j in band * windows.per_band..(band + 1) * windows.per_band {
+            let (w, b) = (
+                windows.window_bits(white_band, j),
+                windows.window_bits(black_band, j),
+            );
+            let e = table[j * PATTERNS + TERNARY[w] as usize + 2 * TERNARY[b] as usize];
+            sum.open += e[0];
+            sum.end += e[1];
+        }
+    }
     let p = phase(pos);
     (sum.open * p + sum.end * (FULL_PHASE - p)) / (FULL_PHASE * SCALE)
 }

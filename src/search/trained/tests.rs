@@ -15,7 +15,7 @@ use crate::core::rules::{Czech, English, International, OneWay, Turkish};
 fn random_weights<R: Rules>(seed: u64) -> TrainedWeights {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut w = TrainedWeights::zero::<R>(R::NAME);
-    for v in &mut w.values {
+    for v in w.values_mut() {
         *v = [rng.gen_range(-800..800), rng.gen_range(-800..800)];
     }
     w
@@ -132,8 +132,8 @@ fn listed_score<R: Rules>(pos: &Position<R>, w: &TrainedWeights) -> Score {
     features(pos, &mut listed);
     let (mut open, mut end) = (0, 0);
     for (i, sign) in listed.0 {
-        open += sign * w.values[i][0] as i32;
-        end += sign * w.values[i][1] as i32;
+        open += sign * w.values()[i][0] as i32;
+        end += sign * w.values()[i][1] as i32;
     }
     let p = phase(pos);
     (open * p + end * (FULL_PHASE - p)) / (FULL_PHASE * SCALE)
@@ -155,6 +155,9 @@ fn white_score_sums_the_listed_features() {
     check::<Turkish>();
     check::<OneWay>();
     check::<crate::core::rules::Dameo>();
+    check::<crate::core::rules::Parachute>();
+    check::<crate::core::rules::Gothic>();
+    check::<crate::core::rules::Alquerque>();
 }
 
 /// A window read through its band word holds its squares in order: bit `k` for square `k`.

@@ -154,7 +154,7 @@ impl Model {
     pub fn from_weights(t: &TrainedWeights) -> Model {
         let s = SCALE as f32;
         Model {
-            w: t.values
+            w: t.values()
                 .iter()
                 .map(|v| [v[0] as f32 / s, v[1] as f32 / s])
                 .collect(),
@@ -191,10 +191,7 @@ impl Model {
 
     pub fn to_weights(&self, variant: &str) -> TrainedWeights {
         let q = |x: f32| (x * SCALE as f32).round().clamp(-32767.0, 32767.0) as i16;
-        TrainedWeights {
-            variant: variant.to_string(),
-            values: self.w.iter().map(|v| [q(v[0]), q(v[1])]).collect(),
-        }
+        TrainedWeights::new(variant, self.w.iter().map(|v| [q(v[0]), q(v[1])]).collect())
     }
 }
 
