@@ -815,6 +815,12 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let forced = moves.len() == 1;
         let captures = moves[0].is_capture();
+        // The table's move comes first: start its child's probe on the way now.
+        if let Some(m) = tt_index.and_then(|i| moves.get(i as usize)) {
+            if depth > 1 || forced {
+                self.tt.prefetch(pos.after(m).hash());
+            }
+        }
         // Reverse futility: near the leaves, a quiet position standing far above beta stays
         // above it.
         if !pv_node && !captures && depth <= RFP_MAX_DEPTH && !is_decided(beta) {
@@ -833,14 +839,28 @@ impl<'a, R: Rules> Worker<'a, R> {
         let mut best = -INFINITY;
         let mut best_index = None;
         let us = pos.side_to_move().index();
+        // The next move's child, made while this one is searched so that its table bucket
+        // is on its way into the cache before it is probed.
+        let mut ahead: Option<Position<R>> = None;
         for i in 0..moves.len() {
-            pick(&mut moves, &mut keys, i);
+            let child = match ahead.take() {
+                Some(child) => child,
+                None => {
+                    pick(&mut moves, &mut keys, i);
+                    pos.after(&moves[i])
+                }
+            };
             let m = moves[i];
             let index = (keys[i] & 0xff) as u8;
             let quiet = !m.is_capture() && !m.promotes();
-            let child = pos.after(&m);
             if new_depth > 0 {
                 self.tt.prefetch(child.hash());
+                if i + 1 < moves.len() {
+                    pick(&mut moves, &mut keys, i + 1);
+                    let next = pos.after(&moves[i + 1]);
+                    self.tt.prefetch(next.hash());
+                    ahead = Some(next);
+                }
             }
             self.enter(ply + 1, pos, &m, &child);
             let mut score;

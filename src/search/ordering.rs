@@ -101,11 +101,13 @@ impl<R: Rules> MoveOrdering<R> {
 /// Bring the best remaining move to position `i` (selection sort, done lazily).
 #[inline]
 pub fn pick<W: Word>(moves: &mut [Move<W>], keys: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if keys[j] > keys[best] {
-            best = j;
-        }
+    // The best key kept in a register and chosen without branches: which key is larger is
+    // as good as random to the branch predictor.
+    let (mut best, mut best_key) = (i, keys[i]);
+    for (j, &k) in keys.iter().enumerate().skip(i + 1) {
+        let better = k > best_key;
+        best = if better { j } else { best };
+        best_key = best_key.max(k);
     }
     moves.swap(i, best);
     keys.swap(i, best);
