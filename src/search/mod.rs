@@ -847,20 +847,22 @@ impl<'a, R: Rules> Worker<'a, R> {
                 Some(child) => child,
                 None => {
                     pick(&mut moves, &mut keys, i);
-                    pos.after(&moves[i])
+                    let child = pos.after(&moves[i]);
+                    // (The table move's child was prefetched above.)
+                    if new_depth > 0 && !(i == 0 && tt_index.is_some()) {
+                        self.tt.prefetch(child.hash());
+                    }
+                    child
                 }
             };
             let m = moves[i];
             let index = (keys[i] & 0xff) as u8;
             let quiet = !m.is_capture() && !m.promotes();
-            if new_depth > 0 {
-                self.tt.prefetch(child.hash());
-                if i + 1 < moves.len() {
-                    pick(&mut moves, &mut keys, i + 1);
-                    let next = pos.after(&moves[i + 1]);
-                    self.tt.prefetch(next.hash());
-                    ahead = Some(next);
-                }
+            if new_depth > 0 && i + 1 < moves.len() {
+                pick(&mut moves, &mut keys, i + 1);
+                let next = pos.after(&moves[i + 1]);
+                self.tt.prefetch(next.hash());
+                ahead = Some(next);
             }
             self.enter(ply + 1, pos, &m, &child);
             let mut score;

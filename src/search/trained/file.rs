@@ -14,7 +14,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use crate::core::rules::Rules;
-use crate::search::trained::{fold, Frames};
+use crate::search::trained::{fold, Frames, WindowTable};
 
 const MAGIC: &[u8; 8] = b"DAMASW1\n";
 
@@ -25,7 +25,7 @@ pub struct TrainedWeights {
     values: Vec<[i16; 2]>,
     /// The pattern tables the search reads, built from `values` on first use (see
     /// [`fold`]); cleared whenever `values` may change.
-    folded: OnceLock<Vec<[i32; 2]>>,
+    folded: OnceLock<Vec<WindowTable>>,
 }
 
 impl PartialEq for TrainedWeights {
@@ -118,7 +118,7 @@ impl TrainedWeights {
 
     /// The folded pattern tables of variant `R`, whose weights these must be.
     #[inline]
-    pub(super) fn folded<R: Rules>(&self) -> &[[i32; 2]] {
+    pub(super) fn folded<R: Rules>(&self) -> &[WindowTable] {
         self.folded.get_or_init(|| fold::<R>(&self.values))
     }
 

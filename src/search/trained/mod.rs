@@ -533,11 +533,19 @@ impl Visitor for Sum<'_> {
     }
 }
 
+/// Entries of a window's folded table: the patterns padded to a power of two, so that a
+/// masked index needs no bounds check.
+pub const TABLE_ENTRIES: usize = 8192;
+const _: () = assert!(PATTERNS <= TABLE_ENTRIES && TABLE_ENTRIES.is_power_of_two());
+
+/// One window's folded table (see [`fold`]).
+pub type WindowTable = [[i32; 2]; TABLE_ENTRIES];
+
 /// The search's form of `values`: per window, one entry per pattern (indexed as White's
 /// index), holding both sides' pattern weights and the man-on-square weights of the squares
 /// the window owns (each square is owned by the first window holding it). A window then
 /// costs the search one load, and a man none.
-pub(crate) fn fold<R: Rules>(values: &[[i16; 2]]) -> Vec<[i32; 2]> {
+pub(crate) fn fold<R: Rules>(values: &[[i16; 2]]) -> Vec<WindowTable> {
     /// Sums into one entry.
     struct Entry<'a> {
         values: &'a [[i16; 2]],
@@ -560,8 +568,8 @@ pub(crate) fn fold<R: Rules>(values: &[[i16; 2]]) -> Vec<[i32; 2]> {
             }
         }
     }
-    let mut table = vec![[0i32; 2]; windows.count * PATTERNS];
-    for j in 0..windows.count {
+    let mut table = vec![[[0i32; 2]; TABLE_ENTRIES]; windows.count];
+    for (j, window_table) in table.iter_mut().enumerate() {
         for w in 0..256usize {
             for b in (0..256usize).filter(|b| w & b == 0) {
                 let mut e = Entry {
@@ -580,7 +588,7 @@ pub(crate) fn fold<R: Rules>(values: &[[i16; 2]]) -> Vec<[i32; 2]> {
                         e.add(MAN_SQUARE + frame::<R>(1, square as u32), -1);
                     }
                 }
-                table[j * PATTERNS + TERNARY[w] as usize + 2 * TERNARY[b] as usize] = e.sum;
+                window_table[TERNARY[w] as usize + 2 * TERNARY[b] as usize] = e.sum;
             }
         }
     }
@@ -598,7 +606,7 @@ pub fn white_score<R: Rules>(pos: &Position<R>, weights: &TrainedWeights) -> Sco
     };
     piece_features(pos, &mut sum);
     let windows = &R::WINDOWS;
-    let table = &weights.folded::<R>()[..windows.count * PATTERNS];
+    let tables = &weights.folded::<R>()[..windows.count];
     let white = pos.by_color[0] & !pos.kings & !pos.paras;
     let black = pos.by_color[1] & !pos.kings & !pos.paras;
     for band in 0..windows.bands {
@@ -606,12 +614,14 @@ pub fn white_score<R: Rules>(pos: &Position<R>, weights: &TrainedWeights) -> Sco
             windows.band_bits(white, band),
             windows.band_bits(black, band),
         );
-        for j in band * windows.per_band..(band + 1) * windows.per_band {
+        let first = band * windows.per_band;
+        for (j, table) in tables[first..first + windows.per_band].iter().enumerate() {
             let (w, b) = (
-                windows.window_bits(white_band, j),
-                windows.window_bits(black_band, j),
+                windows.window_bits(white_band, first + j),
+                windows.window_bits(black_band, first + j),
             );
-            let e = table[j * PATTERNS + TERNARY[w] as usize + 2 * TERNARY[b] as usize];
+            let index = TERNARY[w] as usize + 2 * TERNARY[b] as usize;
+            let e = table[index & (TABLE_ENTRIES - 1)];
             sum.open += e[0];
             sum.end += e[1];
         }
