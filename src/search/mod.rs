@@ -903,7 +903,10 @@ impl<'a, R: Rules> Worker<'a, R> {
                 if score > alpha {
                     alpha = score;
                     best_index = (index != 0xff).then_some(index);
-                    self.update_pv(ply, m);
+                    // Only a principal-variation node's line is ever shown.
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
                     if score >= beta {
                         if quiet {
                             self.ordering.reward(ply, us, &m, depth, &moves[..i]);
@@ -1053,6 +1056,8 @@ impl<'a, R: Rules> Worker<'a, R> {
         beta: Score,
         ply: usize,
     ) -> Score {
+        // A null window's line is never shown.
+        let pv_node = beta - alpha > 1;
         let mut best = -INFINITY;
         if let Some(s) = stand {
             best = s;
@@ -1071,7 +1076,9 @@ impl<'a, R: Rules> Worker<'a, R> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    self.update_pv(ply, m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
                     if score >= beta {
                         break;
                     }
