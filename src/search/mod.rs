@@ -815,9 +815,11 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         let forced = moves.len() == 1;
         let captures = moves[0].is_capture();
+        // One legal move: it costs nothing to look one ply further.
+        let new_depth = if forced { depth } else { depth - 1 };
         // The table's move comes first: start its child's probe on the way now.
         if let Some(m) = tt_index.and_then(|i| moves.get(i as usize)) {
-            if depth > 1 || forced {
+            if new_depth > 0 {
                 self.tt.prefetch(pos.after(m).hash());
             }
         }
@@ -833,8 +835,6 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         self.ordering.keys(pos, &moves, &mut keys, tt_index, ply);
 
-        // One legal move: it costs nothing to look one ply further.
-        let new_depth = if forced { depth } else { depth - 1 };
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_index = None;
