@@ -269,29 +269,20 @@ pub const fn windows(l: &Layout) -> Windows {
     }
     // The men-on-square weights are folded into the windows' tables: every square must
     // lie in a window.
-    let mut f = 0;
-    while f < l.width {
-        let mut r = 0;
-        while r < l.height {
-            if let Some(bit) = l.index(f as i32, r as i32) {
-                let mut covered = false;
-                let mut j = 0;
-                while j < w.count {
-                    let mut k = 0;
-                    while k < WINDOW_SQUARES {
-                        if w.squares[j][k] as u32 == bit {
-                            covered = true;
-                        }
-                        k += 1;
-                    }
-                    j += 1;
-                }
-                assert!(covered, "every square must lie in a window");
-            }
-            r += 1;
+    let mut covered = 0u128;
+    let mut j = 0;
+    while j < w.count {
+        let mut k = 0;
+        while k < WINDOW_SQUARES {
+            covered |= 1 << w.squares[j][k];
+            k += 1;
         }
-        f += 1;
+        j += 1;
     }
+    assert!(
+        covered & l.valid_mask() == l.valid_mask(),
+        "every square must lie in a window"
+    );
     w
 }
 
@@ -407,6 +398,13 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
         }
     }
     piece_features(pos, v);
+    each_window(pos, |j, w, b| pattern::<R, V>(j, w, b, v));
+}
+
+/// Calls `f(j, w, b)` for each window `j`, with White's men `w` and Black's `b` on its
+/// squares (bit `k` for the window's square `k`).
+#[inline(always)]
+fn each_window<R: Rules>(pos: &Position<R>, mut f: impl FnMut(usize, usize, usize)) {
     let white = pos.by_color[0] & !pos.kings & !pos.paras;
     let black = pos.by_color[1] & !pos.kings & !pos.paras;
     let windows = &R::WINDOWS;
@@ -416,11 +414,11 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
             windows.band_bits(black, band),
         );
         for j in band * windows.per_band..(band + 1) * windows.per_band {
-            let (w, b) = (
+            f(
+                j,
                 windows.window_bits(white_band, j),
                 windows.window_bits(black_band, j),
             );
-            pattern::<R, V>(j, w, b, v);
         }
     }
 }
@@ -605,27 +603,13 @@ pub fn white_score<R: Rules>(pos: &Position<R>, weights: &TrainedWeights) -> Sco
         end: 0,
     };
     piece_features(pos, &mut sum);
-    let windows = &R::WINDOWS;
-    let tables = &weights.folded::<R>()[..windows.count];
-    let white = pos.by_color[0] & !pos.kings & !pos.paras;
-    let black = pos.by_color[1] & !pos.kings & !pos.paras;
-    for band in 0..windows.bands {
-        let (white_band, black_band) = (
-            windows.band_bits(white, band),
-            windows.band_bits(black, band),
-        );
-        let first = band * windows.per_band;
-        for (j, table) in tables[first..first + windows.per_band].iter().enumerate() {
-            let (w, b) = (
-                windows.window_bits(white_band, first + j),
-                windows.window_bits(black_band, first + j),
-            );
-            let index = TERNARY[w] as usize + 2 * TERNARY[b] as usize;
-            let e = table[index & (TABLE_ENTRIES - 1)];
-            sum.open += e[0];
-            sum.end += e[1];
-        }
-    }
+    let tables = &weights.folded::<R>()[..R::WINDOWS.count];
+    each_window(pos, |j, w, b| {
+        let index = TERNARY[w] as usize + 2 * TERNARY[b] as usize;
+        let e = tables[j][index & (TABLE_ENTRIES - 1)];
+        sum.open += e[0];
+        sum.end += e[1];
+    });
     let p = phase(pos);
     (sum.open * p + sum.end * (FULL_PHASE - p)) / (FULL_PHASE * SCALE)
 }
