@@ -3,7 +3,10 @@
 //! a diagonal step is the same shift on every row; full boards and point boards use a row-major
 //! layout with per-direction masks.
 
+use std::fmt;
+
 use crate::core::bitboard::Word;
+use crate::core::patterns::{pattern_deltas, MAX_WINDOWS};
 use crate::core::square::Square;
 
 /// A direction, numbered clockwise from north (White's forward).
@@ -328,6 +331,11 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     /// jump from a square needs an enemy in the first and an empty square in the second.
     const RING1: [u128; 128] = Self::LAYOUT.rings(1);
     const RING2: [u128; 128] = Self::LAYOUT.rings(2);
+    /// The pattern index of each window (see [`crate::core::patterns`]), one lane per window.
+    type Patterns: Copy + Default + Eq + AsRef<[u16]> + AsMut<[u16]> + fmt::Debug + Send + Sync;
+    const PATTERN_LANES: usize;
+    const PATTERN_DELTA: [[u16; MAX_WINDOWS]; 128] =
+        pattern_deltas(&Self::LAYOUT, Self::PATTERN_LANES);
 
     /// Move every square of `bb` one step in direction `d`, dropping those that would leave
     /// the board's lines.
@@ -381,7 +389,7 @@ pub const fn shifts(l: &Layout) -> [i32; 8] {
 }
 
 macro_rules! geometry {
-    ($name:ident, $doc:literal, $w:ty, $shape:expr, $width:expr, $height:expr, $narrow:expr) => {
+    ($name:ident, $doc:literal, $w:ty, $shape:expr, $width:expr, $height:expr, $narrow:expr, $lanes:expr) => {
         #[doc = $doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct $name;
@@ -394,6 +402,8 @@ macro_rules! geometry {
             };
             const VALID: $w = Self::LAYOUT.valid_mask() as $w;
             const CAN_STEP: [$w; 8] = $narrow(Self::LAYOUT.can_step());
+            type Patterns = [u16; $lanes];
+            const PATTERN_LANES: usize = $lanes;
         }
     };
 }
@@ -409,7 +419,8 @@ geometry!(
     Shape::Dark,
     8,
     8,
-    narrow8
+    narrow8,
+    16
 );
 geometry!(
     Dark10,
@@ -418,7 +429,8 @@ geometry!(
     Shape::Dark,
     10,
     10,
-    narrow8
+    narrow8,
+    16
 );
 geometry!(
     Dark12,
@@ -427,7 +439,8 @@ geometry!(
     Shape::Dark,
     12,
     12,
-    same
+    same,
+    32
 );
 geometry!(
     Full8,
@@ -436,7 +449,8 @@ geometry!(
     Shape::Full,
     8,
     8,
-    narrow8
+    narrow8,
+    16
 );
 geometry!(
     Points5,
@@ -445,7 +459,8 @@ geometry!(
     Shape::Points,
     5,
     5,
-    narrow8
+    narrow8,
+    16
 );
 
 #[cfg(test)]

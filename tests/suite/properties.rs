@@ -1,16 +1,38 @@
 //! Properties over random games of every variant: FEN and board-string round-trips,
 //! incremental hash = recomputed hash, printed moves re-parse to themselves, the shift test
-//! for a crowning move agrees with the move list.
+//! for a crowning move agrees with the move list, incremental pattern indices = the windows'
+//! men read square by square.
 
+use damas::core::geometry::Geometry;
 use damas::core::notation::{
     move_text, parse_board_string, parse_fen, parse_move, write_board_string, write_fen,
     NotationError,
 };
-use damas::{with_rules, Color, Position, PositionError, Rules, Variant};
+use damas::core::patterns::{windows, WINDOW_SQUARES};
+use damas::{with_rules, Color, Position, PositionError, Rules, Square, Variant};
 use proptest::prelude::*;
+
+/// Each window's index read square by square: 1 for a White man, 2 for a Black one, as
+/// base-3 digits in the window's square order; kings and parachutists count as empty.
+fn assert_patterns<R: Rules>(pos: &Position<R>) {
+    let w = windows(&R::G::LAYOUT);
+    let men = |c: Color| pos.pieces(c) & !pos.kings() & !pos.parachutists();
+    let (white, black) = (men(Color::White), men(Color::Black));
+    for j in 0..w.count {
+        let mut expected = 0u16;
+        for k in (0..WINDOW_SQUARES).rev() {
+            let sq = Square::new(w.squares[j][k]);
+            expected =
+                3 * expected + u16::from(white.contains(sq)) + 2 * u16::from(black.contains(sq));
+        }
+        assert_eq!(pos.pattern_indices()[j], expected, "window {j}");
+    }
+    assert!(pos.pattern_indices()[w.count..].iter().all(|&i| i == 0));
+}
 
 fn walk<R: Rules>(choices: &[usize]) {
     let mut pos = Position::<R>::start();
+    assert_patterns(&pos);
     for &c in choices {
         let fen = write_fen(&pos);
         if let Some(bare) = [Color::White, Color::Black]
@@ -43,6 +65,7 @@ fn walk<R: Rules>(choices: &[usize]) {
         }
         pos.play(&moves[c % moves.len()]);
         assert_eq!(pos.hash(), pos.compute_hash());
+        assert_patterns(&pos);
     }
 }
 

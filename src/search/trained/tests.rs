@@ -160,32 +160,6 @@ fn white_score_sums_the_listed_features() {
     check::<crate::core::rules::Alquerque>();
 }
 
-/// A window read through its band word holds its squares in order: bit `k` for square `k`.
-#[test]
-fn band_words_read_each_window_square_by_square() {
-    fn check<R: Rules>() {
-        let w = R::WINDOWS;
-        let (zero, one) = (<WordOf<R> as Word>::ZERO, <WordOf<R> as Word>::ONE);
-        let mut rng = StdRng::seed_from_u64(13);
-        for _ in 0..300 {
-            let men = <WordOf<R> as Word>::from_u128(rng.gen::<u128>()) & R::G::VALID;
-            for j in 0..w.count {
-                let expected: usize = (0..WINDOW_SQUARES)
-                    .filter(|&k| (men >> w.squares[j][k] as u32) & one != zero)
-                    .map(|k| 1 << k)
-                    .sum();
-                let band = w.band_bits(men, j / w.per_band);
-                assert_eq!(w.window_bits(band, j), expected, "{} window {j}", R::NAME);
-            }
-        }
-    }
-    check::<English>();
-    check::<International>();
-    check::<crate::core::rules::Canadian>();
-    check::<Turkish>();
-    check::<crate::core::rules::Alquerque>();
-}
-
 #[test]
 fn weights_round_trip_and_bad_files_are_refused() {
     let w = random_weights::<English>(1);
