@@ -749,7 +749,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             return alpha;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(pos, alpha, beta, ply, true);
+            return self.quiesce(pos, alpha, beta, ply, QuietNode::Horizon);
         }
         self.tick();
         if self.stopped {
@@ -942,7 +942,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         alpha: Score,
         beta: Score,
         ply: usize,
-        horizon: bool,
+        node: QuietNode,
     ) -> Score {
         self.pv[ply].clear();
         self.tick();
@@ -960,35 +960,41 @@ impl<'a, R: Rules> Worker<'a, R> {
             return DRAW;
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        moves.clear();
         // The static score, once computed (only where the side to move has a move).
         let mut stand = None;
-        if R::QUIESCENCE_CAPTURES {
-            pos.generate_legal_captures(&mut moves, Convention::Drop);
-            if moves.is_empty() && ply < MAX_PLY {
-                if pos.can_crown_quietly() {
-                    // A man about to crown changes the score more than any static term says.
-                    pos.generate(&mut moves, Convention::Drop);
-                    moves.retain(|m| m.promotes());
-                }
-                if moves.is_empty()
-                    && horizon
-                    && R::MANDATORY_CAPTURE
-                    && !R::LOSER_WINS
-                    && self.has_move(pos)
-                {
-                    // Offers are dear to find and matter only below beta: stand pat first.
-                    let e = evaluate(pos, self.eval);
-                    stand = Some(e);
-                    if e < beta {
-                        self.exchange_offers(pos, &mut moves, ply);
-                    }
-                }
+        if node != QuietNode::Offered {
+            moves.clear();
+            if R::QUIESCENCE_CAPTURES {
+                pos.generate_legal_captures(&mut moves, Convention::Drop);
+            }
+        }
+        if R::QUIESCENCE_CAPTURES && moves.is_empty() && ply < MAX_PLY {
+            if pos.can_crown_quietly() {
+                // A man about to crown changes the score more than any static term says.
+                pos.generate(&mut moves, Convention::Drop);
+                moves.retain(|m| m.promotes());
                 if !moves.is_empty() {
-                    let stand = stand.unwrap_or_else(|| evaluate(pos, self.eval));
+                    let stand = evaluate(pos, self.eval);
                     let score = self.quiescence_moves(pos, &moves, Some(stand), alpha, beta, ply);
                     self.lists[ply] = moves;
                     return score;
+                }
+            }
+            if node == QuietNode::Horizon
+                && R::MANDATORY_CAPTURE
+                && !R::LOSER_WINS
+                && self.has_move(pos)
+            {
+                // Offers are dear to find and matter only below beta: stand pat first.
+                let e = evaluate(pos, self.eval);
+                stand = Some(e);
+                if e < beta {
+                    let offers = self.exchange_offers(pos, &mut moves, e, alpha, beta, ply);
+                    moves.clear();
+                    if let Some(score) = offers {
+                        self.lists[ply] = moves;
+                        return score;
+                    }
                 }
             }
         }
@@ -1020,33 +1026,55 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
     }
 
-    /// The quiet moves of a position without kings after which the opponent must take one
-    /// man, and no more: the exchanges that decide draughts middlegames, which a search of
-    /// captures alone sees only a ply too late.
-    fn exchange_offers(&mut self, pos: &Position<R>, moves: &mut Vec<MoveOf<R>>, ply: usize) {
+    /// Searches the quiet moves of a position without kings after which the opponent must
+    /// take one man, and no more: the exchanges that decide draughts middlegames, which a
+    /// search of captures alone sees only a ply too late. The side to move may keep `stand`
+    /// instead. Each offer is searched as soon as it is found, so the opponent's captures are
+    /// listed once; `None` when there is no offer. `moves` is scratch space.
+    fn exchange_offers(
+        &mut self,
+        pos: &Position<R>,
+        moves: &mut Vec<MoveOf<R>>,
+        stand: Score,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Option<Score> {
         if pos.kings != <WordOf<R> as Word>::ZERO || ply + 4 >= MAX_PLY {
-            return;
+            return None;
         }
         pos.generate(moves, Convention::Drop);
         // Without parachutists, only the opponent's men can capture: a shift test rules out
         // most moves before they are played.
         let pretest = pos.paras == <WordOf<R> as Word>::ZERO;
-        let mut replies = std::mem::take(&mut self.lists[ply + 1]);
-        moves.retain(|m| {
-            if pretest && !pos.may_offer_capture(m) {
-                return false;
+        let pv_node = beta - alpha > 1;
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        let mut found = false;
+        for &m in moves.iter() {
+            if pretest && !pos.may_offer_capture(&m) {
+                continue;
             }
+            let child = pos.after(&m);
+            let mut replies = std::mem::take(&mut self.lists[ply + 1]);
             replies.clear();
-            pos.after(m)
-                .generate_legal_captures(&mut replies, Convention::Drop);
-            !replies.is_empty() && replies.iter().all(|c| c.captured.count() == 1)
-        });
-        self.lists[ply + 1] = replies;
+            child.generate_legal_captures(&mut replies, Convention::Drop);
+            let offer = !replies.is_empty() && replies.iter().all(|c| c.captured.count() == 1);
+            self.lists[ply + 1] = replies;
+            if !offer {
+                continue;
+            }
+            found = true;
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, QuietNode::Offered);
+            if self.stopped || self.raise(score, m, &mut best, &mut alpha, beta, pv_node, ply) {
+                break;
+            }
+        }
+        found.then_some(best)
     }
 
-    /// The quiescence search's move loop: captures, or the few quiet moves worth a look
-    /// (crowning, offering an exchange); with a `stand` score, the side to move may also keep
-    /// that static score.
+    /// The quiescence search's move loop: captures, or crowning moves; with a `stand`
+    /// score, the side to move may also keep that static score.
     fn quiescence_moves(
         &mut self,
         pos: &Position<R>,
@@ -1068,24 +1096,38 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
         for &m in moves {
             let child = pos.after(&m);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, false);
-            if self.stopped {
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, QuietNode::Inside);
+            if self.stopped || self.raise(score, m, &mut best, &mut alpha, beta, pv_node, ply) {
                 break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if pv_node {
-                        self.update_pv(ply, m);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                }
             }
         }
         best
+    }
+
+    /// Takes move `m`'s score into the node's `best` and `alpha`; true on a cut-off.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn raise(
+        &mut self,
+        score: Score,
+        m: MoveOf<R>,
+        best: &mut Score,
+        alpha: &mut Score,
+        beta: Score,
+        pv_node: bool,
+        ply: usize,
+    ) -> bool {
+        if score > *best {
+            *best = score;
+            if score > *alpha {
+                *alpha = score;
+                if pv_node {
+                    self.update_pv(ply, m);
+                }
+                return score >= beta;
+            }
+        }
+        false
     }
 
     fn update_pv(&mut self, ply: usize, m: MoveOf<R>) {
@@ -1095,6 +1137,17 @@ impl<'a, R: Rules> Worker<'a, R> {
         line.push(m);
         line.extend_from_slice(&tail[0]);
     }
+}
+
+/// How the quiescence search came to a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum QuietNode {
+    /// From the main search's horizon: exchange offers are looked at.
+    Horizon,
+    /// After a capture or a crowning move.
+    Inside,
+    /// After an exchange offer, its captures already listed in the ply's move list.
+    Offered,
 }
 
 /// Decided scores are stored relative to the node, so they stay right at another ply.
