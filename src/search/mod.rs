@@ -858,7 +858,9 @@ impl<'a, R: Rules> Worker<'a, R> {
             let m = moves[i];
             let index = (keys[i] & 0xff) as u8;
             let quiet = !m.is_capture() && !m.promotes();
-            if new_depth > 0 && i + 1 < moves.len() {
+            // Not while the table's move is searched: it cuts off often enough that making
+            // the next child then costs more than its early probe saves.
+            if new_depth > 0 && i + 1 < moves.len() && (i > 0 || tt_index.is_none()) {
                 pick(&mut moves, &mut keys, i + 1);
                 let next = pos.after(&moves[i + 1]);
                 self.tt.prefetch(next.hash());
