@@ -760,6 +760,14 @@ impl<'a, R: Rules> Worker<'a, R> {
         }
 
         let hash = pos.hash();
+        // Where no ProbCut can run, list the moves first: the table's answer is on its way
+        // from memory meanwhile.
+        let listed = depth < PROBCUT_MIN_DEPTH;
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        moves.clear();
+        if listed {
+            pos.generate(&mut moves, Convention::Drop);
+        }
         let mut tt_index = None;
         if let Some(e) = self.tt.probe(hash) {
             tt_index = e.move_index;
@@ -771,6 +779,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                     Bound::Upper => s <= alpha,
                 };
                 if cut {
+                    self.lists[ply] = moves;
                     return s;
                 }
             }
@@ -786,6 +795,10 @@ impl<'a, R: Rules> Worker<'a, R> {
 
         // ProbCut: when a shallower search already clears beta by a margin, the full-depth
         // one almost surely clears beta too.
+        if !listed {
+            // ProbCut's search of this position uses this ply's list.
+            self.lists[ply] = std::mem::take(&mut moves);
+        }
         if !pv_node && depth >= PROBCUT_MIN_DEPTH && !is_decided(beta) {
             let raised = beta + PROBCUT_MARGIN;
             let s = self.search(
@@ -804,10 +817,12 @@ impl<'a, R: Rules> Worker<'a, R> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.lists[ply]);
+        if !listed {
+            moves = std::mem::take(&mut self.lists[ply]);
+            moves.clear();
+            pos.generate(&mut moves, Convention::Drop);
+        }
         let mut keys = std::mem::take(&mut self.keys[ply]);
-        moves.clear();
-        pos.generate(&mut moves, Convention::Drop);
         if moves.is_empty() {
             self.lists[ply] = moves;
             self.keys[ply] = keys;
