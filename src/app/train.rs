@@ -8,6 +8,7 @@ use std::time::Instant;
 use crate::app::args;
 
 use damas::core::notation::parse_fen;
+use damas::core::patterns::IndexedPosition;
 use damas::core::position::Position;
 use damas::core::variant::Variant;
 use damas::search::eval;
@@ -256,7 +257,8 @@ fn eval_in<R: Rules>(
     let shipped = damas::engine::weights::shipped(variant);
     let Some(w) = file.or(shipped) else {
         out.push_str("trained: no weights for this variant\n");
-        out.push_str(&format!("evaluation {:+}\n", eval::evaluate(&pos, None)));
+        let evaluation = eval::evaluate(&IndexedPosition::new(pos), None);
+        out.push_str(&format!("evaluation {evaluation:+}\n"));
         return Ok(out);
     };
     let p = trained::phase(&pos);
@@ -277,8 +279,8 @@ fn eval_in<R: Rules>(
     }
     out.push_str(&format!(
         "  total          {:+}\nevaluation {:+}\n",
-        trained::evaluate(&pos, w),
-        eval::evaluate(&pos, Some(w))
+        trained::evaluate(&IndexedPosition::new(pos), w),
+        eval::evaluate(&IndexedPosition::new(pos), Some(w))
     ));
     Ok(out)
 }

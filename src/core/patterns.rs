@@ -1,10 +1,16 @@
 //! Pattern windows: small blocks of squares, 4×4 on dark-square boards and 4×2 on full
 //! boards, laid over the board at every even file and rank (and their mirrors). The men of
 //! both colours on a window's eight squares, read as base-3 digits (none 0, White 1, Black
-//! 2), make its pattern index; every position carries its windows' indices, kept up to date
-//! move by move (see [`pattern_deltas`]), for the trained evaluation to read.
+//! 2), make its pattern index. The search plays through [`IndexedPosition`]s, which carry
+//! their windows' indices, kept up to date move by move (see [`pattern_deltas`]), for the
+//! trained evaluation to read.
 
-use crate::core::geometry::{Layout, Shape};
+use crate::core::bitboard::{Bitboard, Word};
+use crate::core::color::Color;
+use crate::core::geometry::{Geometry, Layout, Shape};
+use crate::core::position::{MoveOf, Position, WordOf};
+use crate::core::rules::Rules;
+use crate::core::square::Square;
 
 /// Most windows a board has (12×12: 25).
 pub const MAX_WINDOWS: usize = 32;
@@ -208,4 +214,108 @@ pub const fn pattern_deltas(l: &Layout, lanes: usize) -> [[u16; MAX_WINDOWS]; 12
         j += 1;
     }
     d
+}
+
+/// The index array of variant `R`'s board: one lane per window.
+pub type PatternsOf<R> = <<R as Rules>::G as Geometry>::Patterns;
+
+/// A position with its windows' pattern indices, kept up to date move by move as the hash
+/// is: what the search plays through, so that the evaluation reads each window's index instead
+/// of gathering its men. (Perft and the rest use the plain [`Position`].)
+pub struct IndexedPosition<R: Rules> {
+    position: Position<R>,
+    patterns: PatternsOf<R>,
+}
+
+impl<R: Rules> Clone for IndexedPosition<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R: Rules> Copy for IndexedPosition<R> {}
+
+impl<R: Rules> std::fmt::Debug for IndexedPosition<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.position.fmt(f)
+    }
+}
+
+impl<R: Rules> IndexedPosition<R> {
+    pub fn new(position: Position<R>) -> Self {
+        IndexedPosition {
+            position,
+            patterns: compute_patterns(&position),
+        }
+    }
+
+    pub fn position(&self) -> &Position<R> {
+        &self.position
+    }
+
+    /// The windows' indices, in the order of [`windows`].
+    #[inline(always)]
+    pub fn pattern_indices(&self) -> &[u16] {
+        self.patterns.as_ref()
+    }
+
+    /// The position after a legal move, its indices updated: a man lifted from the start
+    /// square, put on the end square unless it crowns (a parachutist that moves becomes a
+    /// man), and the men it takes lifted.
+    #[inline]
+    pub fn after(&self, m: &MoveOf<R>) -> Self {
+        let pos = &self.position;
+        let zero = <WordOf<R> as Word>::ZERO;
+        let one = <WordOf<R> as Word>::ONE;
+        let us = pos.side;
+        let from = one << m.from.index() as u32;
+        let mut patterns = self.patterns;
+        let king = pos.kings & from != zero;
+        if !king && pos.paras & from == zero {
+            shift_patterns::<R>(&mut patterns, m.from, us, false);
+        }
+        if !m.removes_own() && !king && !m.promotes() {
+            shift_patterns::<R>(&mut patterns, m.to, us, true);
+        }
+        for sq in Bitboard(m.captured.0 & !pos.kings & !pos.paras) {
+            shift_patterns::<R>(&mut patterns, sq, us.opposite(), false);
+        }
+        IndexedPosition {
+            position: pos.after(m),
+            patterns,
+        }
+    }
+}
+
+impl<R: Rules> std::ops::Deref for IndexedPosition<R> {
+    type Target = Position<R>;
+    fn deref(&self) -> &Position<R> {
+        &self.position
+    }
+}
+
+/// The windows' indices of `pos`, computed from its men.
+pub fn compute_patterns<R: Rules>(pos: &Position<R>) -> PatternsOf<R> {
+    let mut p = PatternsOf::<R>::default();
+    for c in [Color::White, Color::Black] {
+        let men = pos.by_color[c.index()] & !pos.kings & !pos.paras;
+        for sq in Bitboard(men) {
+            shift_patterns::<R>(&mut p, sq, c, true);
+        }
+    }
+    p
+}
+
+/// Put (`add`) or lift a man of colour `c` on `sq` in the indices `p`.
+#[inline(always)]
+fn shift_patterns<R: Rules>(p: &mut PatternsOf<R>, sq: Square, c: Color, add: bool) {
+    let delta = &R::G::PATTERN_DELTA[sq.index()];
+    let twice = c.index() as u32;
+    for (i, &d) in p.as_mut().iter_mut().zip(delta) {
+        let d = d << twice;
+        *i = if add {
+            i.wrapping_add(d)
+        } else {
+            i.wrapping_sub(d)
+        };
+    }
 }

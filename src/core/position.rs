@@ -17,7 +17,6 @@ use crate::core::zobrist;
 pub type WordOf<R> = <<R as Rules>::G as Geometry>::W;
 pub type BoardOf<R> = Bitboard<WordOf<R>>;
 pub type MoveOf<R> = Move<WordOf<R>>;
-pub type PatternsOf<R> = <<R as Rules>::G as Geometry>::Patterns;
 
 /// Pieces and side to move, not yet checked against the rules.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -131,9 +130,6 @@ pub struct Position<R: Rules> {
     pub(crate) paras: WordOf<R>,
     pub(crate) side: Color,
     pub(crate) hash: u64,
-    /// Each pattern window's index (see [`crate::core::patterns`]), kept up to date like the
-    /// hash.
-    pub(crate) patterns: PatternsOf<R>,
     _rules: PhantomData<R>,
 }
 
@@ -152,21 +148,6 @@ impl<R: Rules> PartialEq for Position<R> {
     }
 }
 impl<R: Rules> Eq for Position<R> {}
-
-/// Put (`add`) or lift a man of colour `c` on `sq` in the pattern indices `p`.
-#[inline(always)]
-fn shift_patterns<R: Rules>(p: &mut PatternsOf<R>, sq: Square, c: Color, add: bool) {
-    let delta = &R::G::PATTERN_DELTA[sq.index()];
-    let twice = c.index() as u32;
-    for (i, &d) in p.as_mut().iter_mut().zip(delta) {
-        let d = d << twice;
-        *i = if add {
-            i.wrapping_add(d)
-        } else {
-            i.wrapping_sub(d)
-        };
-    }
-}
 
 fn piece_key(p: Piece, sq: Square) -> u64 {
     zobrist::PIECE_SQUARE[p.index()][sq.index()]
@@ -192,11 +173,9 @@ impl<R: Rules> Position<R> {
             paras: s.parachutists.0,
             side: s.side,
             hash: 0,
-            patterns: Default::default(),
             _rules: PhantomData,
         };
         p.hash = p.compute_hash();
-        p.patterns = p.compute_patterns();
         p
     }
 
@@ -298,24 +277,6 @@ impl<R: Rules> Position<R> {
         h
     }
 
-    /// The windows' pattern indices, in the order of [`crate::core::patterns::windows`].
-    #[inline(always)]
-    pub fn pattern_indices(&self) -> &[u16] {
-        self.patterns.as_ref()
-    }
-
-    /// The pattern indices computed from scratch; equal to the incremental ones.
-    pub fn compute_patterns(&self) -> PatternsOf<R> {
-        let mut p = PatternsOf::<R>::default();
-        for c in [Color::White, Color::Black] {
-            let men = self.by_color[c.index()] & !self.kings & !self.paras;
-            for sq in Bitboard(men) {
-                shift_patterns::<R>(&mut p, sq, c, true);
-            }
-        }
-        p
-    }
-
     #[inline(always)]
     fn kind_at(&self, bit: WordOf<R>) -> Kind {
         if self.kings & bit != <WordOf<R> as Word>::ZERO {
@@ -339,8 +300,7 @@ impl<R: Rules> Position<R> {
         self.after_hashed::<true>(m)
     }
 
-    /// The position after a move without updating the hash and the pattern indices (perft
-    /// reads neither).
+    /// The position after a move without updating the hash (perft never reads it).
     #[inline]
     pub(crate) fn after_unhashed(&self, m: &MoveOf<R>) -> Self {
         self.after_hashed::<false>(m)
@@ -359,16 +319,8 @@ impl<R: Rules> Position<R> {
         let to = one << m.to.index() as u32;
         let kind = self.kind_at(from);
         let mut hash = self.hash;
-        let mut patterns = self.patterns;
         if HASH {
             hash ^= piece_key(Piece::new(us, kind), m.from) ^ zobrist::BLACK_TO_MOVE;
-            // Only men count in the patterns; a parachutist that moves becomes one.
-            if kind == Kind::Man {
-                shift_patterns::<R>(&mut patterns, m.from, us, false);
-            }
-            if !m.removes_own() && kind != Kind::King && !m.promotes() {
-                shift_patterns::<R>(&mut patterns, m.to, us, true);
-            }
         }
         let mut own = self.by_color[us.index()];
         let mut other = self.by_color[them.index()];
@@ -384,11 +336,7 @@ impl<R: Rules> Position<R> {
                 if HASH {
                     for sq in m.captured {
                         let bit = one << sq.index() as u32;
-                        let kind = self.kind_at(bit);
-                        hash ^= piece_key(Piece::new(them, kind), sq);
-                        if kind == Kind::Man {
-                            shift_patterns::<R>(&mut patterns, sq, them, false);
-                        }
+                        hash ^= piece_key(Piece::new(them, self.kind_at(bit)), sq);
                     }
                 }
                 other ^= captured;
@@ -423,7 +371,6 @@ impl<R: Rules> Position<R> {
             paras,
             side: them,
             hash,
-            patterns,
             _rules: PhantomData,
         }
     }

@@ -8,6 +8,7 @@ use crate::core::bitboard::Word;
 use crate::core::color::Color;
 use crate::core::geometry::{Geometry, Layout, DELTA};
 use crate::core::movegen::Convention;
+use crate::core::patterns::IndexedPosition;
 use crate::core::position::{Position, WordOf};
 use crate::core::rules::{Promotion, Rules};
 use crate::search::trained::TrainedWeights;
@@ -334,7 +335,7 @@ fn drawish<R: Rules>(strong: Force, weak: Force) -> bool {
 /// and patterns cannot judge. Endings the stronger side cannot usually win are pulled
 /// toward 0 either way.
 #[inline]
-pub fn evaluate<R: Rules>(pos: &Position<R>, trained: Option<&TrainedWeights>) -> Score {
+pub fn evaluate<R: Rules>(pos: &IndexedPosition<R>, trained: Option<&TrainedWeights>) -> Score {
     match trained {
         Some(w) if !R::CAPTURES_ONLY => {
             let score = crate::search::trained::evaluate(pos, w);

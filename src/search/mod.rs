@@ -22,6 +22,7 @@ use crate::core::bitboard::Word;
 use crate::core::draw::{DrawCounters, DrawRules, Lone};
 use crate::core::movegen::Convention;
 use crate::core::mv::Move;
+use crate::core::patterns::IndexedPosition;
 use crate::core::position::{MoveOf, Position, WordOf};
 use crate::core::rules::Rules;
 use crate::search::eval::{evaluate, Score};
@@ -290,7 +291,7 @@ pub fn search<R: Rules>(
 struct Worker<'a, R: Rules> {
     id: usize,
     eval: Option<&'a TrainedWeights>,
-    root: Position<R>,
+    root: IndexedPosition<R>,
     tt: &'a TranspositionTable,
     control: &'a Control,
     progress: &'a Progress<WordOf<R>>,
@@ -354,7 +355,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         Worker {
             id,
             eval: job.eval,
-            root: job.root,
+            root: IndexedPosition::new(job.root),
             tt,
             control,
             progress,
@@ -603,7 +604,7 @@ impl<'a, R: Rules> Worker<'a, R> {
 
     fn ponder_from_table(&mut self, outcome: &Outcome<WordOf<R>>) -> Option<MoveOf<R>> {
         let best = outcome.best?;
-        let after = self.root.after(&best);
+        let after = self.root.position().after(&best);
         let e = self.tt.probe(after.hash())?;
         let i = e.move_index? as usize;
         let moves = after.legal_moves();
@@ -731,7 +732,7 @@ impl<'a, R: Rules> Worker<'a, R> {
 
     fn search(
         &mut self,
-        pos: &Position<R>,
+        pos: &IndexedPosition<R>,
         depth: i32,
         mut alpha: Score,
         mut beta: Score,
@@ -835,7 +836,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         // The table's move comes first: start its child's probe on the way now.
         if let Some(m) = tt_index.and_then(|i| moves.get(i as usize)) {
             if new_depth > 0 {
-                self.tt.prefetch(pos.after(m).hash());
+                self.tt.prefetch(pos.position().after(m).hash());
             }
         }
         // Reverse futility: near the leaves, a quiet position standing far above beta stays
@@ -856,7 +857,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         let us = pos.side_to_move().index();
         // The next move's child, made while this one is searched so that its table bucket
         // is on its way into the cache before it is probed.
-        let mut ahead: Option<Position<R>> = None;
+        let mut ahead: Option<IndexedPosition<R>> = None;
         for i in 0..moves.len() {
             let child = match ahead.take() {
                 Some(child) => child,
@@ -955,7 +956,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// an exchange.
     fn quiesce(
         &mut self,
-        pos: &Position<R>,
+        pos: &IndexedPosition<R>,
         alpha: Score,
         beta: Score,
         ply: usize,
@@ -1050,7 +1051,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// listed once; `None` when there is no offer. `moves` is scratch space.
     fn exchange_offers(
         &mut self,
-        pos: &Position<R>,
+        pos: &IndexedPosition<R>,
         moves: &mut Vec<MoveOf<R>>,
         stand: Score,
         mut alpha: Score,
@@ -1094,7 +1095,7 @@ impl<'a, R: Rules> Worker<'a, R> {
     /// score, the side to move may also keep that static score.
     fn quiescence_moves(
         &mut self,
-        pos: &Position<R>,
+        pos: &IndexedPosition<R>,
         moves: &[MoveOf<R>],
         stand: Option<Score>,
         mut alpha: Score,

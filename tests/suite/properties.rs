@@ -8,13 +8,13 @@ use damas::core::notation::{
     move_text, parse_board_string, parse_fen, parse_move, write_board_string, write_fen,
     NotationError,
 };
-use damas::core::patterns::{windows, WINDOW_SQUARES};
+use damas::core::patterns::{windows, IndexedPosition, WINDOW_SQUARES};
 use damas::{with_rules, Color, Position, PositionError, Rules, Square, Variant};
 use proptest::prelude::*;
 
 /// Each window's index read square by square: 1 for a White man, 2 for a Black one, as
 /// base-3 digits in the window's square order; kings and parachutists count as empty.
-fn assert_patterns<R: Rules>(pos: &Position<R>) {
+fn assert_patterns<R: Rules>(pos: &IndexedPosition<R>) {
     let w = windows(&R::G::LAYOUT);
     let men = |c: Color| pos.pieces(c) & !pos.kings() & !pos.parachutists();
     let (white, black) = (men(Color::White), men(Color::Black));
@@ -32,7 +32,8 @@ fn assert_patterns<R: Rules>(pos: &Position<R>) {
 
 fn walk<R: Rules>(choices: &[usize]) {
     let mut pos = Position::<R>::start();
-    assert_patterns(&pos);
+    let mut indexed = IndexedPosition::new(pos);
+    assert_patterns(&indexed);
     for &c in choices {
         let fen = write_fen(&pos);
         if let Some(bare) = [Color::White, Color::Black]
@@ -63,9 +64,12 @@ fn walk<R: Rules>(choices: &[usize]) {
         if moves.is_empty() {
             break;
         }
-        pos.play(&moves[c % moves.len()]);
+        let m = moves[c % moves.len()];
+        pos.play(&m);
         assert_eq!(pos.hash(), pos.compute_hash());
-        assert_patterns(&pos);
+        indexed = indexed.after(&m);
+        assert_eq!(*indexed.position(), pos);
+        assert_patterns(&indexed);
     }
 }
 

@@ -21,6 +21,7 @@ pub mod train;
 use crate::core::bitboard::Word;
 use crate::core::color::Color;
 use crate::core::geometry::{Geometry, Layout};
+use crate::core::patterns::{compute_patterns, IndexedPosition};
 pub use crate::core::patterns::{
     windows, Windows, MAX_WINDOWS, PATTERNS, TERNARY, TERNARY_REVERSED, WINDOW_MEN, WINDOW_SQUARES,
 };
@@ -135,8 +136,8 @@ pub fn features<R: Rules, V: Visitor>(pos: &Position<R>, v: &mut V) {
         }
     }
     piece_features(pos, v);
-    let indices = &pos.pattern_indices()[..R::WINDOWS.count];
-    for (j, &index) in indices.iter().enumerate() {
+    let indices = compute_patterns(pos);
+    for (j, &index) in indices.as_ref()[..R::WINDOWS.count].iter().enumerate() {
         let [w, b] = WINDOW_MEN[index as usize];
         pattern::<R, V>(j, w as usize, b as usize, v);
     }
@@ -314,7 +315,7 @@ pub(crate) fn fold<R: Rules>(values: &[[i16; 2]]) -> Vec<WindowTable> {
 
 /// The trained score of `pos` from White's side, in hundredths of a man: the sum of the
 /// weights of its [`features`], read from the folded tables.
-pub fn white_score<R: Rules>(pos: &Position<R>, weights: &TrainedWeights) -> Score {
+pub fn white_score<R: Rules>(pos: &IndexedPosition<R>, weights: &TrainedWeights) -> Score {
     let mut sum = Sum {
         // Of the variant's length, which spares most index checks.
         weights: &weights.values()[..R::WEIGHT_COUNT],
@@ -333,7 +334,7 @@ pub fn white_score<R: Rules>(pos: &Position<R>, weights: &TrainedWeights) -> Sco
 }
 
 /// The trained score of `pos` from the side to move.
-pub fn evaluate<R: Rules>(pos: &Position<R>, weights: &TrainedWeights) -> Score {
+pub fn evaluate<R: Rules>(pos: &IndexedPosition<R>, weights: &TrainedWeights) -> Score {
     let s = white_score(pos, weights);
     if pos.side == Color::White {
         s

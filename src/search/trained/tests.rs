@@ -49,12 +49,13 @@ fn mirror<R: Rules>(pos: &Position<R>) -> Position<R> {
     .expect("the mirror of a legal position is legal")
 }
 
-/// Positions of random games from the start.
-fn random_positions<R: Rules>(seed: u64, n: usize) -> Vec<Position<R>> {
+/// Positions of random games from the start, their pattern indices updated move by move as
+/// the search's are.
+fn random_positions<R: Rules>(seed: u64, n: usize) -> Vec<IndexedPosition<R>> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut out = Vec::new();
     while out.len() < n {
-        let mut pos = Position::<R>::start();
+        let mut pos = IndexedPosition::new(Position::<R>::start());
         for _ in 0..rng.gen_range(0..60) {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -73,7 +74,7 @@ fn random_positions<R: Rules>(seed: u64, n: usize) -> Vec<Position<R>> {
 fn symmetric<R: Rules>() {
     let w = random_weights::<R>(7);
     for pos in random_positions::<R>(3, 200) {
-        let m = mirror(&pos);
+        let m = IndexedPosition::new(mirror(&pos));
         assert_eq!(
             white_score(&m, &w),
             -white_score(&pos, &w),
