@@ -3,8 +3,6 @@
 //! a diagonal step is the same shift on every row; full boards and point boards use a row-major
 //! layout with per-direction masks.
 
-use std::fmt;
-
 use crate::core::bitboard::Word;
 use crate::core::patterns::{pattern_deltas, MAX_WINDOWS};
 use crate::core::square::Square;
@@ -332,7 +330,7 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     const RING1: [u128; 128] = Self::LAYOUT.rings(1);
     const RING2: [u128; 128] = Self::LAYOUT.rings(2);
     /// The pattern index of each window (see [`crate::core::patterns`]), one lane per window.
-    type Patterns: Copy + Default + Eq + AsRef<[u16]> + AsMut<[u16]> + fmt::Debug + Send + Sync;
+    type Patterns: Copy + Default + AsRef<[u16]> + AsMut<[u16]> + Send + Sync;
     const PATTERN_LANES: usize;
     const PATTERN_DELTA: [[u16; MAX_WINDOWS]; 128] =
         pattern_deltas(&Self::LAYOUT, Self::PATTERN_LANES);

@@ -22,9 +22,7 @@ use crate::core::bitboard::Word;
 use crate::core::color::Color;
 use crate::core::geometry::{Geometry, Layout};
 use crate::core::patterns::{compute_patterns, IndexedPosition};
-pub use crate::core::patterns::{
-    windows, Windows, MAX_WINDOWS, PATTERNS, TERNARY, TERNARY_REVERSED, WINDOW_MEN, WINDOW_SQUARES,
-};
+use crate::core::patterns::{windows, Windows, PATTERNS, TERNARY, TERNARY_REVERSED, WINDOW_MEN};
 use crate::core::position::{Position, WordOf};
 use crate::core::rules::Rules;
 use crate::search::eval::Score;
@@ -264,19 +262,6 @@ pub type WindowTable = [[i32; 2]; TABLE_ENTRIES];
 /// the window owns (each square is owned by the first window holding it). A window then
 /// costs the search one load, and a man none.
 pub(crate) fn fold<R: Rules>(values: &[[i16; 2]]) -> Vec<WindowTable> {
-    /// Sums into one entry.
-    struct Entry<'a> {
-        values: &'a [[i16; 2]],
-        sum: [i32; 2],
-    }
-    impl Visitor for Entry<'_> {
-        const CANCELS: bool = true;
-        fn add(&mut self, index: usize, sign: i32) {
-            let w = self.values[index];
-            self.sum[0] += sign * w[0] as i32;
-            self.sum[1] += sign * w[1] as i32;
-        }
-    }
     let windows = &R::WINDOWS;
     let mut owner = [usize::MAX; 128];
     for j in 0..windows.count {
@@ -288,26 +273,26 @@ pub(crate) fn fold<R: Rules>(values: &[[i16; 2]]) -> Vec<WindowTable> {
     }
     let mut table = vec![[[0i32; 2]; TABLE_ENTRIES]; windows.count];
     for (j, window_table) in table.iter_mut().enumerate() {
-        for w in 0..256usize {
-            for b in (0..256usize).filter(|b| w & b == 0) {
-                let mut e = Entry {
-                    values,
-                    sum: [0; 2],
-                };
-                pattern::<R, _>(j, w, b, &mut e);
-                for (k, &square) in windows.squares[j].iter().enumerate() {
-                    if owner[square as usize] != j {
-                        continue;
-                    }
-                    if w >> k & 1 != 0 {
-                        e.add(MAN_SQUARE + frame::<R>(0, square as u32), 1);
-                    }
-                    if b >> k & 1 != 0 {
-                        e.add(MAN_SQUARE + frame::<R>(1, square as u32), -1);
-                    }
+        for (index, &[w, b]) in WINDOW_MEN.iter().enumerate() {
+            let (w, b) = (w as usize, b as usize);
+            let mut e = Sum {
+                weights: values,
+                open: 0,
+                end: 0,
+            };
+            pattern::<R, _>(j, w, b, &mut e);
+            for (k, &square) in windows.squares[j].iter().enumerate() {
+                if owner[square as usize] != j {
+                    continue;
                 }
-                window_table[TERNARY[w] as usize + 2 * TERNARY[b] as usize] = e.sum;
+                if w >> k & 1 != 0 {
+                    e.add(MAN_SQUARE + frame::<R>(0, square as u32), 1);
+                }
+                if b >> k & 1 != 0 {
+                    e.add(MAN_SQUARE + frame::<R>(1, square as u32), -1);
+                }
             }
+            window_table[index] = [e.open, e.end];
         }
     }
     table

@@ -8,6 +8,7 @@ use super::train::{samples, train, Model, Sample, Settings};
 use super::*;
 use crate::core::bitboard::Bitboard;
 use crate::core::notation::parse_fen;
+use crate::core::patterns::WINDOW_SQUARES;
 use crate::core::position::Setup;
 use crate::core::rules::{Czech, English, International, OneWay, Turkish};
 
