@@ -107,8 +107,11 @@ enum Command {
     },
     /// Build or inspect an opening book.
     Book(crate::app::book::BookArgs),
-    /// Play engines against each other over the Hub protocol.
+    /// Play engines against each other over the Hub protocol (and DXP).
     Match(crate::app::tournament::cli::MatchArgs),
+    /// Play International games over the DamExchange Protocol (TCP), as a follower: wait for
+    /// an initiator (`--listen`, the default) or connect to one (`--connect`).
+    Dxp(crate::app::dxp::DxpArgs),
     /// Play the engine against itself and record every position, for `damas train`.
     Selfplay(crate::app::selfplay::SelfplayArgs),
     /// Fit the trained evaluation's weights to self-play data.
@@ -342,6 +345,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Hub { log } => run_hub(log.as_deref()),
         Command::Book(args) => Ok(crate::app::book::run(args)?),
         Command::Match(args) => Ok(crate::app::tournament::cli::run(args)?),
+        Command::Dxp(args) => Ok(crate::app::dxp::run(args)?),
         Command::Selfplay(args) => {
             crate::app::selfplay::run(args).map_err(|e| Failure(e.to_string()))
         }

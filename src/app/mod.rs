@@ -1,9 +1,10 @@
-//! The applications built on the engine façade: the Hub protocol, tournaments, book
+//! The applications built on the engine façade: the Hub and DXP protocols, tournaments, book
 //! building, terminal play and the bench. They own stdin, stdout and files.
 
 pub mod args;
 pub mod bench;
 pub mod book;
+pub mod dxp;
 pub mod hub;
 pub mod play;
 pub mod selfplay;
