@@ -3,8 +3,8 @@
 //!
 //! The session is a loop over one connection. On its own turn the engine thinks and sends
 //! a MOVE (or a GAMEEND once the rules have ended the game); otherwise it waits for the
-//! peer's next message. A message that is malformed or out of place is answered with a
-//! CHAT saying so and changes nothing; only a stream that cannot be framed any more, a
+//! peer's next message. A message that is malformed, out of place or an illegal move is
+//! answered with a CHAT saying so and changes nothing; only a stream that cannot be framed any more, a
 //! closed connection or a silent peer end the session.
 
 use std::fs::OpenOptions;
@@ -241,21 +241,9 @@ fn session_in<R: Rules>(
                         t.game.force(&m);
                         t.charge(theirs, Duration::from_secs(mv.seconds.into()));
                     }
-                    Err(e) => {
-                        // The game cannot go on from a move the rules do not have.
-                        complain(link, log, &format!("{e}; the game is ended"));
-                        let sent = link.send(&Message::GameEnd(GameEnd {
-                            reason: EndReason::Unspecified,
-                            stop: false,
-                        }));
-                        if sent.is_err() {
-                            return SessionEnd::Closed;
-                        }
-                        awaiting_ack = true;
-                        if let Some(t) = table.take() {
-                            finish(&t, settings, log, &format!("abandoned: {e}"));
-                        }
-                    }
+                    // Refused: the game stays where it was, for a legal move, a take-back
+                    // or the end of the game.
+                    Err(e) => complain(link, log, &format!("{e}; refused")),
                 }
             }
             Message::GameEnd(end) => {

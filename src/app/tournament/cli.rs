@@ -23,7 +23,8 @@ pub struct MatchArgs {
     #[arg(long = "player")]
     pub players: Vec<String>,
     /// An external Hub engine: `"name=X cmd='program args…'"` plus settings as for
-    /// `--player`; may repeat.
+    /// `--player`; or a DXP program: `"name=X dxp=HOST:PORT"` (already listening), with
+    /// `cmd='…' [dir=…]` to start it first; may repeat.
     #[arg(long = "engine")]
     pub engines: Vec<String>,
     /// Seconds per move.
@@ -35,6 +36,10 @@ pub struct MatchArgs {
     /// Seconds added to a clock after each move.
     #[arg(long, default_value = "0", value_parser = args::seconds)]
     pub inc: Duration,
+    /// Moves per time control: after each N moves `--time` is added again (0: the time is
+    /// for the whole game). DXP players get it in their game request.
+    #[arg(long, default_value = "0")]
+    pub moves: u32,
     /// Search depth per move.
     #[arg(long, value_parser = args::depth)]
     pub depth: Option<u32>,
@@ -227,6 +232,7 @@ pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
         Level::Clock {
             time: t,
             increment: args.inc,
+            moves: args.moves,
         }
     } else if let Some(d) = args.depth {
         Level::Depth(d)
@@ -239,7 +245,12 @@ pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
         Some(text) => OpeningSet::parse(text).map_err(|e| usage(e.to_string()))?,
         None => OpeningSet::default_for(variant),
     };
+    // A DXP program plays one game at a time: one game at once unless told otherwise.
+    let any_dxp = players.iter().any(|p| p.dxp.is_some());
     let concurrency = args.concurrency.unwrap_or_else(|| {
+        if any_dxp {
+            return 1;
+        }
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)

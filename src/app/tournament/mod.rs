@@ -1,13 +1,14 @@
-//! Engine-versus-engine matches driven over the Hub protocol.
+//! Engine-versus-engine matches driven over the Hub protocol or DXP.
 //!
 //! Every player, Damas included, is a subprocess spoken to exactly as a GUI would
-//! ([`client`]). Games are jobs: each opening is played twice with colours swapped, every
+//! ([`client`]), or a DXP program for which the match is the initiator ([`dxp`]). Games are jobs: each opening is played twice with colours swapped, every
 //! pair of players meets (round robin), and `concurrency` worker threads each keep their
 //! own engine processes. A faulty engine loses the game, is killed and restarted.
 
 pub mod ballot;
 pub mod cli;
 pub mod client;
+pub mod dxp;
 pub mod spec;
 pub mod stats;
 
@@ -15,10 +16,12 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ballot::{play_opening, BallotError, Opening, OpeningSet};
+use crate::app::dxp::message::EndReason;
 use client::{Fault, HubClient};
+use dxp::{DxpPlayer, Reply};
 use damas::core::color::Color;
 use damas::core::game::{Game, GameResult};
 use damas::core::notation::{move_text, parse_move, write_board_string};
@@ -92,6 +95,11 @@ pub enum MatchError {
         player: String,
         variant: String,
     },
+    /// A DXP player in a match whose rules or clock DXP cannot carry.
+    Dxp {
+        player: String,
+        reason: String,
+    },
     NoGames,
 }
 
@@ -104,6 +112,7 @@ impl fmt::Display for MatchError {
             MatchError::Variant { player, variant } => {
                 write!(f, "engine '{player}' does not play {variant}")
             }
+            MatchError::Dxp { player, reason } => write!(f, "DXP player '{player}': {reason}"),
             MatchError::NoGames => write!(f, "no games to play"),
         }
     }
@@ -200,16 +209,22 @@ pub fn run_match(
     with_rules!(config.variant, R => run_match_in::<R>(config, on_event))
 }
 
-/// Start a player's engine, choose the variant, send its params, `init`; the refused params
-/// come back as warnings.
-fn open_engine(
-    spec: &PlayerSpec,
-    variant: Variant,
-) -> Result<(HubClient, Vec<String>), MatchError> {
+/// A player's connection: a Hub engine process, or a DXP program.
+enum Seat {
+    Hub(HubClient),
+    Dxp(DxpPlayer),
+}
+
+/// Start a player's engine: a DXP program is connected to; a Hub engine is told the
+/// variant, its params and `init`, and the params it refused come back as warnings.
+fn open_engine(spec: &PlayerSpec, variant: Variant) -> Result<(Seat, Vec<String>), MatchError> {
     let fail = |fault| MatchError::Engine {
         player: spec.name.clone(),
         fault,
     };
+    if spec.dxp.is_some() {
+        return Ok((Seat::Dxp(DxpPlayer::open(spec).map_err(fail)?), Vec::new()));
+    }
     let mut client = HubClient::start(&spec.command).map_err(fail)?;
     let mut params: Vec<(String, String)> = Vec::new();
     if client.has_variant_param() {
@@ -240,7 +255,48 @@ fn open_engine(
             )
         })
         .collect();
-    Ok((client, warnings))
+    Ok((Seat::Hub(client), warnings))
+}
+
+/// DXP carries one board and whole minutes of game time: the match must fit.
+fn check_dxp<R: Rules>(config: &MatchConfig) -> Result<(), MatchError> {
+    for spec in config.players.iter().filter(|p| p.dxp.is_some()) {
+        let refuse = |reason: &str| MatchError::Dxp {
+            player: spec.name.clone(),
+            reason: reason.to_string(),
+        };
+        if !crate::app::dxp::board::fits::<R>() {
+            return Err(refuse("DXP has no board for this variant (International only)"));
+        }
+        let Level::Clock {
+            time,
+            increment,
+            moves,
+        } = spec.level.unwrap_or(config.level)
+        else {
+            return Err(refuse(
+                "DXP games are played on a clock: give --time (whole minutes) and --moves",
+            ));
+        };
+        let minutes = time.as_secs() / 60;
+        if time.subsec_nanos() != 0 || time.as_secs() % 60 != 0 || !(1..=999).contains(&minutes) {
+            return Err(refuse(
+                "DXP clocks count whole minutes: give --time as 60, 120, ... seconds",
+            ));
+        }
+        if !increment.is_zero() {
+            return Err(refuse("DXP clocks have no increment (--inc 0)"));
+        }
+        if moves > 999 {
+            return Err(refuse("at most 999 --moves per control"));
+        }
+        if config.concurrency > 1 {
+            return Err(refuse(
+                "a DXP program plays one game at a time: use --concurrency 1",
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn run_match_in<R: Rules>(
@@ -262,13 +318,18 @@ fn run_match_in<R: Rules>(
             on_event(Event::Warning(w.clone()));
         }
     };
-    // Each engine once before the first game: a wrong command stops the match here.
+    check_dxp::<R>(config)?;
+    // Each engine once before the first game: a wrong command stops the match here. The
+    // first worker plays on with them (a DXP program may take just one connection).
+    let mut opened = Vec::with_capacity(n);
     for spec in &config.players {
-        let (_client, warnings) = open_engine(spec, config.variant)?;
+        let (seat, warnings) = open_engine(spec, config.variant)?;
         for w in &warnings {
             warn(w, on_event);
         }
+        opened.push(Some(seat));
     }
+    let opened = Mutex::new(Some(opened));
     let openings =
         config
             .openings
@@ -304,9 +365,13 @@ fn run_match_in<R: Rules>(
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (queue, stop) = (&queue, &stop);
+            let (queue, stop, opened) = (&queue, &stop, &opened);
             scope.spawn(move || {
-                let mut seats: Vec<Option<HubClient>> = (0..n).map(|_| None).collect();
+                let mut seats: Vec<Option<Seat>> = opened
+                    .lock()
+                    .ok()
+                    .and_then(|mut o| o.take())
+                    .unwrap_or_else(|| (0..n).map(|_| None).collect());
                 let (ack_tx, ack_rx) = mpsc::channel();
                 loop {
                     if stop.load(Ordering::Relaxed) {
@@ -354,62 +419,143 @@ fn seconds(d: Duration) -> String {
     format!("{:.3}", d.as_secs_f64())
 }
 
-/// Ask the player at `seat` for a move; `clock` is its time left under a clock.
-fn ask_move<R: Rules>(
+/// What a player did when asked to move.
+enum Turn<R: Rules> {
+    /// A move, the score it reported (in men, from its side) and the time it took.
+    Move(MoveOf<R>, Option<f64>, Duration),
+    /// A DXP player ended the game instead.
+    Ended(EndReason),
+}
+
+/// The player's connection, opened (again) if need be.
+fn open_seat<'a>(
     config: &MatchConfig,
     spec: &PlayerSpec,
-    seat: &mut Option<HubClient>,
-    game: &Game<R>,
-    clock: &mut Duration,
+    seat: &'a mut Option<Seat>,
     warnings: &mut Vec<String>,
-) -> Result<(MoveOf<R>, Option<f64>), Fault> {
+) -> Result<&'a mut Seat, Fault> {
     if seat.is_none() {
-        let (client, w) = open_engine(spec, config.variant).map_err(|e| match e {
+        let (opened, w) = open_engine(spec, config.variant).map_err(|e| match e {
             MatchError::Engine { fault, .. } => fault,
             other => Fault::Spawn(other.to_string()),
         })?;
         warnings.extend(w);
-        *seat = Some(client);
+        *seat = Some(opened);
     }
-    let client = seat.as_mut().ok_or(Fault::Crash)?;
-    let mut position = format!("pos pos={}", write_board_string(game.start()));
-    if !game.moves().is_empty() {
-        let moves: Vec<String> = game.moves().iter().map(move_text::<R>).collect();
-        position.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
-    }
+    seat.as_mut().ok_or(Fault::Crash)
+}
+
+/// Ask the player at `seat` for a move; `clock` is its time left under a clock, and
+/// `made` the moves it has made since the opening.
+#[allow(clippy::too_many_arguments)]
+fn ask_move<R: Rules>(
+    config: &MatchConfig,
+    spec: &PlayerSpec,
+    seat: &mut Option<Seat>,
+    game: &Game<R>,
+    clock: &mut Duration,
+    made: u32,
+    warnings: &mut Vec<String>,
+) -> Result<Turn<R>, Fault> {
     let level = spec.level.unwrap_or(config.level);
     let (line, limit) = match level {
         Level::Depth(d) => (format!("level depth={d}"), config.move_timeout),
         Level::Nodes(n) => (format!("level nodes={n}"), config.move_timeout),
         Level::MoveTime(t) => (format!("level move-time={}", seconds(t)), t + config.grace),
-        Level::Clock { increment, .. } => (
-            format!("level time={} inc={}", seconds(*clock), seconds(increment)),
-            *clock + config.grace,
-        ),
+        Level::Clock {
+            increment, moves, ..
+        } => {
+            let mut line = format!("level time={} inc={}", seconds(*clock), seconds(increment));
+            if moves > 0 {
+                line.push_str(&format!(" moves={}", moves - made % moves));
+            }
+            (line, *clock + config.grace)
+        }
     };
-    let answer = client.think(&position, &line, limit)?;
-    if let Level::Clock { increment, .. } = level {
-        if answer.elapsed > *clock {
+    let started = Instant::now();
+    let (m, score, elapsed) = match open_seat(config, spec, seat, warnings)? {
+        Seat::Hub(client) => {
+            let mut position = format!("pos pos={}", write_board_string(game.start()));
+            if !game.moves().is_empty() {
+                let moves: Vec<String> = game.moves().iter().map(move_text::<R>).collect();
+                position.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
+            }
+            let answer = client.think(&position, &line, limit)?;
+            let m = parse_move(game.position(), &answer.best)
+                .map_err(|_| Fault::IllegalMove(answer.best))?;
+            (m, answer.score, answer.elapsed)
+        }
+        Seat::Dxp(player) => match player.await_move(game.position(), limit)? {
+            Reply::Move(m) => (m, None, started.elapsed()),
+            Reply::End(reason) => return Ok(Turn::Ended(reason)),
+        },
+    };
+    if let Level::Clock {
+        time,
+        increment,
+        moves,
+    } = level
+    {
+        if elapsed > *clock {
             return Err(Fault::TimeForfeit);
         }
-        *clock = *clock - answer.elapsed + increment;
+        *clock = *clock - elapsed + increment;
+        if moves > 0 && (made + 1) % moves == 0 {
+            *clock += time;
+        }
     }
-    let m =
-        parse_move(game.position(), &answer.best).map_err(|_| Fault::IllegalMove(answer.best))?;
-    Ok((m, answer.score))
+    Ok(Turn::Move(m, score, elapsed))
+}
+
+/// Ask each DXP player of the game for it: its colour, the clock and the start.
+fn request_games<R: Rules>(
+    config: &MatchConfig,
+    players: [usize; 2],
+    seats: &mut [Option<Seat>],
+    game: &Game<R>,
+    warnings: &mut Vec<String>,
+) -> Result<(), (usize, Fault)> {
+    for (index, &p) in players.iter().enumerate() {
+        let spec = &config.players[p];
+        if spec.dxp.is_none() {
+            continue;
+        }
+        let Level::Clock { time, moves, .. } = spec.level.unwrap_or(config.level) else {
+            return Err((p, Fault::Spawn("DXP needs a clock".into())));
+        };
+        let color = if index == 0 {
+            R::FIRST
+        } else {
+            R::FIRST.opposite()
+        };
+        let minutes = (time.as_secs() / 60).min(999) as u16;
+        let asked = match open_seat(config, spec, &mut seats[p], warnings) {
+            Ok(Seat::Dxp(player)) => {
+                player.start_game(color, minutes, moves.min(999) as u16, game.position())
+            }
+            Ok(Seat::Hub(_)) => Err(Fault::Spawn("not a DXP player".into())),
+            Err(f) => Err(f),
+        };
+        if let Err(f) = asked {
+            seats[p] = None;
+            return Err((p, f));
+        }
+    }
+    Ok(())
 }
 
 /// Play one game between the players of `job` with the worker's engines.
 fn play_game<R: Rules>(
     config: &MatchConfig,
     job: &Job,
-    seats: &mut [Option<HubClient>],
+    seats: &mut [Option<Seat>],
 ) -> GameReport {
     let mut game = play_opening::<R>(&job.opening).unwrap_or_else(|_| Game::new(Position::start()));
+    let opening_plies = game.moves().len();
     let mut warnings = Vec::new();
     let players = [job.first, job.second];
     for &p in &players {
-        if let Some(client) = seats[p].as_mut() {
+        if let Some(Seat::Hub(client)) = seats[p].as_mut() {
             if client.send("new-game").is_err() {
                 seats[p] = None;
             }
@@ -421,53 +567,116 @@ fn play_game<R: Rules>(
     });
     let mut fault = None;
     let mut scores = Vec::new();
-    let termination = loop {
-        if let Some(o) = game.outcome() {
-            break o.termination.to_string();
-        }
-        if let Some(a) = config.draw_adjudication {
-            if a.agreed(game.moves().len(), &scores) {
-                let _ = game.adjudicate(GameResult::Draw);
-                break format!(
-                    "adjudication: drawn, both engines within ±{:.2} for {} plies",
-                    a.score, a.plies
-                );
+    let seat_of = |c: Color| usize::from(c != R::FIRST);
+    let termination = if let Err((p, f)) =
+        request_games::<R>(config, players, seats, &game, &mut warnings)
+    {
+        let loser = if p == players[0] {
+            R::FIRST
+        } else {
+            R::FIRST.opposite()
+        };
+        let _ = game.adjudicate(GameResult::win_for(loser.opposite()));
+        fault = Some((p, f.kind()));
+        format!("{} by {} ({})", f.kind(), config.players[p].name, f.detail())
+    } else {
+        loop {
+            if let Some(o) = game.outcome() {
+                break o.termination.to_string();
             }
-        }
-        if game.moves().len() >= config.max_plies {
-            let _ = game.adjudicate(GameResult::Draw);
-            break format!("adjudication: drawn after {} plies", config.max_plies);
-        }
-        let side = game.position().side_to_move();
-        let seat = usize::from(side != R::FIRST);
-        let player = players[seat];
-        let spec = &config.players[player];
-        match ask_move::<R>(
-            config,
-            spec,
-            &mut seats[player],
-            &game,
-            &mut clocks[seat],
-            &mut warnings,
-        ) {
-            Ok((m, score)) => {
-                scores.push(score);
-                if game.play(&m).is_err() {
-                    // Cannot happen: the move was resolved among the legal ones.
-                    let _ = game.adjudicate(GameResult::win_for(side.opposite()));
-                    fault = Some((player, "illegal move"));
-                    break format!("illegal move by {}", spec.name);
+            if let Some(a) = config.draw_adjudication {
+                if a.agreed(game.moves().len(), &scores) {
+                    let _ = game.adjudicate(GameResult::Draw);
+                    break format!(
+                        "adjudication: drawn, both engines within ±{:.2} for {} plies",
+                        a.score, a.plies
+                    );
                 }
             }
-            Err(f) => {
-                seats[player] = None;
-                let _ = game.adjudicate(GameResult::win_for(side.opposite()));
-                fault = Some((player, f.kind()));
-                break format!("{} by {} ({})", f.kind(), spec.name, f.detail());
+            if game.moves().len() >= config.max_plies {
+                let _ = game.adjudicate(GameResult::Draw);
+                break format!("adjudication: drawn after {} plies", config.max_plies);
+            }
+            let side = game.position().side_to_move();
+            let seat = seat_of(side);
+            let player = players[seat];
+            let spec = &config.players[player];
+            let made = ((game.moves().len() - opening_plies) / 2) as u32;
+            match ask_move::<R>(
+                config,
+                spec,
+                &mut seats[player],
+                &game,
+                &mut clocks[seat],
+                made,
+                &mut warnings,
+            ) {
+                Ok(Turn::Move(m, score, spent)) => {
+                    scores.push(score);
+                    if game.play(&m).is_err() {
+                        // Cannot happen: the move was resolved among the legal ones.
+                        let _ = game.adjudicate(GameResult::win_for(side.opposite()));
+                        fault = Some((player, "illegal move"));
+                        break format!("illegal move by {}", spec.name);
+                    }
+                    let other = players[1 - seat];
+                    if let Some(Seat::Dxp(d)) = seats[other].as_mut() {
+                        if let Err(f) = d.tell::<R>(&m, spent) {
+                            seats[other] = None;
+                            let _ = game.adjudicate(GameResult::win_for(side));
+                            fault = Some((other, f.kind()));
+                            let name = &config.players[other].name;
+                            break format!("{} by {name} ({})", f.kind(), f.detail());
+                        }
+                    }
+                }
+                Ok(Turn::Ended(reason)) => {
+                    // The rules have not ended the game (it would not have been asked):
+                    // only a resignation is taken as it stands.
+                    let name = &spec.name;
+                    break match reason {
+                        EndReason::SenderLoses => {
+                            let _ = game.resign(side);
+                            format!("{name} resigned over DXP")
+                        }
+                        EndReason::Draw => {
+                            let _ = game.agree_draw();
+                            format!("{name} claimed a draw over DXP")
+                        }
+                        EndReason::SenderWins | EndReason::Unspecified => {
+                            let _ = game.adjudicate(GameResult::Draw);
+                            format!("{name} ended the game over DXP without a result the rules show: drawn")
+                        }
+                    };
+                }
+                Err(f) => {
+                    seats[player] = None;
+                    let _ = game.adjudicate(GameResult::win_for(side.opposite()));
+                    fault = Some((player, f.kind()));
+                    break format!("{} by {} ({})", f.kind(), spec.name, f.detail());
+                }
             }
         }
     };
     let result = game.outcome().map_or(GameResult::Draw, |o| o.result);
+    // DXP players still in the game are told it is over.
+    for (index, &p) in players.iter().enumerate() {
+        if let Some(Seat::Dxp(d)) = seats[p].as_mut() {
+            let color = if index == 0 {
+                R::FIRST
+            } else {
+                R::FIRST.opposite()
+            };
+            let reason = if result == GameResult::Draw {
+                EndReason::Draw
+            } else if result == GameResult::win_for(color) {
+                EndReason::SenderLoses
+            } else {
+                EndReason::SenderWins
+            };
+            d.end_game(game.position().side_to_move() == color, reason);
+        }
+    }
     let first_points = if result == GameResult::win_for(R::FIRST) {
         1.0
     } else if result == GameResult::Draw {
@@ -475,10 +684,7 @@ fn play_game<R: Rules>(
     } else {
         0.0
     };
-    let name_of = |c: Color| {
-        let seat = usize::from(c != R::FIRST);
-        config.players[players[seat]].name.clone()
-    };
+    let name_of = |c: Color| config.players[players[seat_of(c)]].name.clone();
     let round = job.number.to_string();
     let opening = job.opening.label.clone();
     let white = name_of(Color::White);

@@ -1,5 +1,5 @@
 //! Player specifications: `name=A depth=12 book=false` for Damas itself, `name=X cmd='…'`
-//! for an external Hub engine.
+//! for an external Hub engine, `name=X dxp=HOST:PORT [cmd='…' dir=…]` for a DXP program.
 
 use std::fmt;
 use std::time::Duration;
@@ -12,10 +12,12 @@ pub enum Level {
     Depth(u32),
     Nodes(u64),
     MoveTime(Duration),
-    /// A clock: time left at the start, increment per move.
+    /// A clock: time at the start and per control, increment per move, and moves per
+    /// control (0: the time is for the whole game).
     Clock {
         time: Duration,
         increment: Duration,
+        moves: u32,
     },
 }
 
@@ -23,8 +25,13 @@ pub enum Level {
 #[derive(Clone, PartialEq, Debug)]
 pub struct PlayerSpec {
     pub name: String,
-    /// The program and its arguments.
+    /// The program and its arguments (for a DXP player, the program that listens, if the
+    /// match is to start it; empty when it is already running).
     pub command: Vec<String>,
+    /// The address of a DXP program (`dxp=`): the player is spoken to over DXP, not Hub.
+    pub dxp: Option<String>,
+    /// The directory the program is started in (`dir=`).
+    pub dir: Option<std::path::PathBuf>,
     /// Sent as `set-param name=K value=V` after the handshake.
     pub params: Vec<(String, String)>,
     /// A level of its own, replacing the match's.
@@ -52,6 +59,8 @@ pub enum SpecError {
     MissingCommand(String),
     /// `cmd=` given to `--player`, which runs Damas itself.
     CommandForInternal,
+    /// Hub settings given to a DXP player, which has none.
+    SettingsForDxp(String),
     EmptyName,
     DuplicateName(String),
 }
@@ -69,8 +78,12 @@ impl fmt::Display for SpecError {
             } => write!(f, "bad value '{value}' for {key} (expected {expected})"),
             SpecError::MissingCommand(s) => write!(f, "engine '{s}' needs cmd='…'"),
             SpecError::CommandForInternal => {
-                write!(f, "--player runs Damas itself: use --engine for cmd=")
+                write!(f, "--player runs Damas itself: use --engine for cmd=, dxp= and dir=")
             }
+            SpecError::SettingsForDxp(k) => write!(
+                f,
+                "'{k}' is a Hub setting; a DXP player (dxp=) takes only name, cmd and dir"
+            ),
             SpecError::EmptyName => write!(f, "a player's name may not be empty"),
             SpecError::DuplicateName(n) => write!(f, "two players are called '{n}'"),
         }
@@ -141,6 +154,8 @@ impl PlayerSpec {
     ) -> Result<PlayerSpec, SpecError> {
         let mut name = None;
         let mut command = None;
+        let mut dxp = None;
+        let mut dir = None;
         let mut params = Vec::new();
         let mut level = None;
         for word in split_words(text)? {
@@ -164,6 +179,14 @@ impl PlayerSpec {
                     }
                     command = Some(argv);
                 }
+                "dxp" | "dir" if internal => return Err(SpecError::CommandForInternal),
+                "dxp" => {
+                    if value.trim().is_empty() {
+                        return Err(bad(key, value));
+                    }
+                    dxp = Some(value.to_string());
+                }
+                "dir" => dir = Some(std::path::PathBuf::from(value)),
                 "depth" => {
                     let d = limits::DEPTH.parse_u32(value);
                     level = Some(Level::Depth(d.map_err(|e| out_of_range(key, value, e))?));
@@ -183,14 +206,23 @@ impl PlayerSpec {
         if name.trim().is_empty() {
             return Err(SpecError::EmptyName);
         }
+        if dxp.is_some() {
+            if let Some((k, _)) = params.first() {
+                return Err(SpecError::SettingsForDxp(k.clone()));
+            }
+        }
         let command = if internal {
             damas_command.to_vec()
+        } else if dxp.is_some() {
+            command.unwrap_or_default()
         } else {
             command.ok_or_else(|| SpecError::MissingCommand(name.clone()))?
         };
         Ok(PlayerSpec {
             name,
             command,
+            dxp,
+            dir,
             params,
             level,
             internal,
@@ -244,5 +276,28 @@ mod tests {
         );
         let e = PlayerSpec::parse("name=X cmd='dame hub'", false, &damas, 1).expect("ok");
         assert_eq!(e.command, vec!["dame", "hub"]);
+        assert_eq!(e.dxp, None);
+    }
+
+    #[test]
+    fn dxp_players() {
+        let damas = vec!["damas".to_string()];
+        let s = PlayerSpec::parse("name=scan dxp=127.0.0.1:27531", false, &damas, 1).expect("ok");
+        assert_eq!(s.dxp.as_deref(), Some("127.0.0.1:27531"));
+        assert!(s.command.is_empty());
+        let started =
+            PlayerSpec::parse("name=scan dxp=:27600 cmd='./scan dxp' dir=/opt/scan", false, &damas, 1)
+                .expect("ok");
+        assert_eq!(started.command, vec!["./scan", "dxp"]);
+        assert_eq!(started.dir, Some(std::path::PathBuf::from("/opt/scan")));
+        assert_eq!(
+            PlayerSpec::parse("name=scan dxp=:27600 threads=2", false, &damas, 1),
+            Err(SpecError::SettingsForDxp("threads".into()))
+        );
+        assert_eq!(
+            PlayerSpec::parse("name=d dxp=:27600", true, &damas, 0),
+            Err(SpecError::CommandForInternal)
+        );
+        assert!(PlayerSpec::parse("name=scan dxp=", false, &damas, 1).is_err());
     }
 }
