@@ -137,7 +137,10 @@ mod tests {
 
     #[test]
     fn the_start_is_sent_as_a() {
-        assert_eq!(request_start(&Position::<I>::start()), StartPosition::Initial);
+        assert_eq!(
+            request_start(&Position::<I>::start()),
+            StartPosition::Initial
+        );
         let pos = start_position::<I>(&StartPosition::Initial).expect("start");
         assert_eq!(pos, Position::start());
     }
@@ -184,9 +187,19 @@ mod tests {
         };
         let legal = resolve(&start, &m).expect("32-28");
         assert_eq!(move_message::<I>(&legal, 0), m);
-        let wrong = MoveMessage { to: 27, ..m.clone() };
-        assert!(matches!(resolve(&start, &wrong), Err(MoveError::Illegal(_))));
-        let backwards = MoveMessage { from: 28, to: 32, ..m };
+        let wrong = MoveMessage {
+            to: 27,
+            ..m.clone()
+        };
+        assert!(matches!(
+            resolve(&start, &wrong),
+            Err(MoveError::Illegal(_))
+        ));
+        let backwards = MoveMessage {
+            from: 28,
+            to: 32,
+            ..m
+        };
         assert!(resolve(&start, &backwards).is_err());
         // A white king on 46 takes 37 and may land on 32, 28, 23, 19, 14, 10 or 5.
         let pos = parse_fen::<I>("W:WK46:B37").expect("fen");

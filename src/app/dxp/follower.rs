@@ -84,7 +84,7 @@ impl<R: Rules> Table<R> {
 
     /// Charge `spent` to `side` and add a new period when it reaches a control.
     fn charge(&mut self, side: Color, spent: Duration) {
-        let refill = self.moves > 0 && self.moves_made(side) % self.moves == 0;
+        let refill = self.moves > 0 && self.moves_made(side).is_multiple_of(self.moves);
         let clock = &mut self.clocks[side as usize];
         *clock = clock.saturating_sub(spent);
         if refill {
@@ -120,7 +120,10 @@ fn session_in<R: Rules>(
     // A GAMEEND of ours the peer has yet to acknowledge.
     let mut awaiting_ack = false;
     loop {
-        if let Some(t) = table.as_mut().filter(|t| t.game.position().side_to_move() == t.ours) {
+        if let Some(t) = table
+            .as_mut()
+            .filter(|t| t.game.position().side_to_move() == t.ours)
+        {
             if let Some(outcome) = t.game.outcome() {
                 let reason = if outcome.result == GameResult::Draw {
                     EndReason::Draw
@@ -129,7 +132,10 @@ fn session_in<R: Rules>(
                 } else {
                     EndReason::SenderLoses
                 };
-                let end = GameEnd { reason, stop: false };
+                let end = GameEnd {
+                    reason,
+                    stop: false,
+                };
                 if link.send(&Message::GameEnd(end)).is_err() {
                     return SessionEnd::Closed;
                 }
@@ -141,7 +147,10 @@ fn session_in<R: Rules>(
             match think(t, engine, settings.variant) {
                 Ok((m, spent)) => {
                     let seconds = spent.as_secs_f64().round().min(9999.0) as u16;
-                    if link.send(&Message::Move(move_message::<R>(&m, seconds))).is_err() {
+                    if link
+                        .send(&Message::Move(move_message::<R>(&m, seconds)))
+                        .is_err()
+                    {
                         return SessionEnd::Closed;
                     }
                     t.game.force(&m);
@@ -258,7 +267,9 @@ fn session_in<R: Rules>(
                     let theirs = t.ours.opposite();
                     let (result, how) = match end.reason {
                         EndReason::SenderLoses => (Some(GameResult::win_for(t.ours)), "resigned"),
-                        EndReason::SenderWins => (Some(GameResult::win_for(theirs)), "claimed a win"),
+                        EndReason::SenderWins => {
+                            (Some(GameResult::win_for(theirs)), "claimed a win")
+                        }
                         EndReason::Draw => (Some(GameResult::Draw), "claimed a draw"),
                         EndReason::Unspecified => (None, "ended the game"),
                     };
@@ -293,7 +304,11 @@ fn session_in<R: Rules>(
                 }
             }
             Message::GameAccept { .. } | Message::BackAccept(_) => {
-                complain(link, log, &format!("{} to a follower; ignored", message.kind()));
+                complain(
+                    link,
+                    log,
+                    &format!("{} to a follower; ignored", message.kind()),
+                );
             }
         }
     }
@@ -309,7 +324,10 @@ fn accept<R: Rules>(request: &GameRequest) -> Result<Game<R>, (Acceptance, Strin
         return Err((Acceptance::Declined, "no thinking time".into()));
     }
     if !fits::<R>() {
-        return Err((Acceptance::NoGames, format!("{} is not played on DXP's board", R::NAME)));
+        return Err((
+            Acceptance::NoGames,
+            format!("{} is not played on DXP's board", R::NAME),
+        ));
     }
     let start = start_position::<R>(&request.start)
         .map_err(|e| (Acceptance::Declined, format!("bad position: {e}")))?;
@@ -345,12 +363,13 @@ fn think<R: Rules>(
         &Control::new(false),
         &mut |_| {},
     )?;
-    let m = parse_move(t.game.position(), &done.best)
-        .map_err(|reason| damas::engine::EngineError::BadMove {
+    let m = parse_move(t.game.position(), &done.best).map_err(|reason| {
+        damas::engine::EngineError::BadMove {
             index: moves.len(),
             text: done.best.clone(),
             reason,
-        })?;
+        }
+    })?;
     Ok((m, started.elapsed()))
 }
 
@@ -371,7 +390,12 @@ fn take_back<R: Rules>(t: &mut Table<R>, move_number: u16, to_move: Color) -> Ba
 }
 
 /// Log a game's end and append it to the PDN file.
-fn finish<R: Rules>(t: &Table<R>, settings: &FollowerSettings, log: &mut dyn FnMut(&str), how: &str) {
+fn finish<R: Rules>(
+    t: &Table<R>,
+    settings: &FollowerSettings,
+    log: &mut dyn FnMut(&str),
+    how: &str,
+) {
     let result = t.game.outcome().map_or("*", |o| o.result.pdn());
     log(&format!("game {} ended {result} ({how})", t.number));
     let Some(path) = &settings.pdn else { return };
@@ -435,7 +459,12 @@ pub fn listen(
 }
 
 /// Play one connection's games, then close it.
-pub fn serve(stream: TcpStream, engine: &Engine, settings: &FollowerSettings, log: &mut dyn FnMut(&str)) {
+pub fn serve(
+    stream: TcpStream,
+    engine: &Engine,
+    settings: &FollowerSettings,
+    log: &mut dyn FnMut(&str),
+) {
     let mut link = match Link::new(stream) {
         Ok(l) => l,
         Err(e) => {
@@ -460,7 +489,9 @@ fn refuse(mut stream: TcpStream, log: &dyn Fn(&str)) {
     let peer = stream
         .peer_addr()
         .map_or_else(|_| "peer".to_string(), |a: SocketAddr| a.to_string());
-    log(&format!("refused {peer}: a game connection is already open"));
+    log(&format!(
+        "refused {peer}: a game connection is already open"
+    ));
     let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
     if let Ok(mut bytes) =
         Message::Chat("Damas is playing on another connection; try again later".into()).encode()

@@ -130,9 +130,7 @@ impl Link {
 
     /// Send a message and its NUL.
     pub fn send(&mut self, message: &Message) -> Result<(), LinkError> {
-        let mut bytes = message
-            .encode()
-            .map_err(LinkError::Protocol)?;
+        let mut bytes = message.encode().map_err(LinkError::Protocol)?;
         bytes.push(0);
         self.stream
             .write_all(&bytes)
@@ -196,7 +194,11 @@ mod tests {
             let frames: Vec<_> = std::iter::from_fn(|| f.next()).collect();
             assert_eq!(
                 frames,
-                vec![Ok(b"E00".to_vec()), Ok(b"M0012061100".to_vec()), Ok(b"K0".to_vec())]
+                vec![
+                    Ok(b"E00".to_vec()),
+                    Ok(b"M0012061100".to_vec()),
+                    Ok(b"K0".to_vec())
+                ]
             );
         }
     }

@@ -284,7 +284,10 @@ impl Message {
         let message = match header {
             "R" => {
                 let kind = "GAMEREQ";
-                let lengths = [1 + 2 + 32 + 1 + 3 + 3 + 1, 1 + 2 + 32 + 1 + 3 + 3 + 1 + 1 + 50];
+                let lengths = [
+                    1 + 2 + 32 + 1 + 3 + 3 + 1,
+                    1 + 2 + 32 + 1 + 3 + 3 + 1 + 1 + 50,
+                ];
                 if !lengths.contains(&bytes.len()) {
                     return Err(length(kind, "43 or 94", bytes.len()));
                 }
@@ -435,7 +438,12 @@ impl<'a> Fields<'a> {
         s
     }
 
-    fn number(&mut self, kind: &'static str, name: &'static str, width: usize) -> Result<u32, DxpError> {
+    fn number(
+        &mut self,
+        kind: &'static str,
+        name: &'static str,
+        width: usize,
+    ) -> Result<u32, DxpError> {
         let s = self.take(width);
         if s.len() != width || !s.bytes().all(|b| b.is_ascii_digit()) {
             return Err(field(kind, name, s));
@@ -523,7 +531,13 @@ fn name(text: &str) -> Result<String, DxpError> {
     let clean: String = text
         .trim_start()
         .chars()
-        .map(|c| if c.is_ascii() && !c.is_ascii_control() { c } else { '?' })
+        .map(|c| {
+            if c.is_ascii() && !c.is_ascii_control() {
+                c
+            } else {
+                '?'
+            }
+        })
         .take(NAME_WIDTH)
         .collect();
     if clean.is_empty() {

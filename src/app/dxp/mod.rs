@@ -83,7 +83,8 @@ pub fn parse_address(text: &str) -> Result<SocketAddr, DxpCliError> {
     let with_port = if t.starts_with(':') {
         format!("127.0.0.1{t}")
     } else if t.parse::<SocketAddr>().is_ok()
-        || t.rsplit_once(':').is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok())
+        || t.rsplit_once(':')
+            .is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok())
     {
         t.to_string()
     } else {
@@ -105,7 +106,8 @@ fn say(line: &str) {
 
 /// Run `damas dxp`.
 pub fn run(a: DxpArgs) -> Result<(), DxpCliError> {
-    let variant = Variant::from_name(&a.variant).map_err(|e| DxpCliError::Variant(e.to_string()))?;
+    let variant =
+        Variant::from_name(&a.variant).map_err(|e| DxpCliError::Variant(e.to_string()))?;
     if !with_rules!(variant, R => board::fits::<R>()) {
         return Err(DxpCliError::Variant(format!(
             "{} is not played on DXP's 50-square board",

@@ -140,7 +140,9 @@ impl DxpPlayer {
                     };
                 }
                 Ok(Message::Chat(_)) => {}
-                Ok(other) => return Err(Fault::Garbage(format!("{} before GAMEACC", other.kind()))),
+                Ok(other) => {
+                    return Err(Fault::Garbage(format!("{} before GAMEACC", other.kind())))
+                }
                 Err(e) => return Err(fault(e, STARTUP_TIMEOUT)),
             }
         }
@@ -196,13 +198,10 @@ impl DxpPlayer {
             return;
         }
         if to_move {
-            match self.link.receive(Instant::now() + END_WAIT) {
-                Ok(Message::GameEnd(_)) => {
-                    self.acknowledge();
-                    return;
-                }
-                // A move past the end, or nothing: the match ends the game.
-                _ => {}
+            // A move past the end, or nothing: the match ends the game.
+            if let Ok(Message::GameEnd(_)) = self.link.receive(Instant::now() + END_WAIT) {
+                self.acknowledge();
+                return;
             }
         }
         self.in_game = false;

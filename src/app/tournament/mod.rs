@@ -18,10 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
-use ballot::{play_opening, BallotError, Opening, OpeningSet};
 use crate::app::dxp::message::EndReason;
+use ballot::{play_opening, BallotError, Opening, OpeningSet};
 use client::{Fault, HubClient};
-use dxp::{DxpPlayer, Reply};
 use damas::core::color::Color;
 use damas::core::game::{Game, GameResult};
 use damas::core::notation::{move_text, parse_move, write_board_string};
@@ -30,6 +29,7 @@ use damas::core::position::{MoveOf, Position};
 use damas::core::rules::Rules;
 use damas::core::variant::Variant;
 use damas::with_rules;
+use dxp::{DxpPlayer, Reply};
 use spec::{Level, PlayerSpec};
 use stats::{Sprt, SprtDecision, Tally};
 
@@ -266,7 +266,9 @@ fn check_dxp<R: Rules>(config: &MatchConfig) -> Result<(), MatchError> {
             reason: reason.to_string(),
         };
         if !crate::app::dxp::board::fits::<R>() {
-            return Err(refuse("DXP has no board for this variant (International only)"));
+            return Err(refuse(
+                "DXP has no board for this variant (International only)",
+            ));
         }
         let Level::Clock {
             time,
@@ -500,7 +502,7 @@ fn ask_move<R: Rules>(
             return Err(Fault::TimeForfeit);
         }
         *clock = *clock - elapsed + increment;
-        if moves > 0 && (made + 1) % moves == 0 {
+        if moves > 0 && (made + 1).is_multiple_of(moves) {
             *clock += time;
         }
     }
@@ -545,11 +547,7 @@ fn request_games<R: Rules>(
 }
 
 /// Play one game between the players of `job` with the worker's engines.
-fn play_game<R: Rules>(
-    config: &MatchConfig,
-    job: &Job,
-    seats: &mut [Option<Seat>],
-) -> GameReport {
+fn play_game<R: Rules>(config: &MatchConfig, job: &Job, seats: &mut [Option<Seat>]) -> GameReport {
     let mut game = play_opening::<R>(&job.opening).unwrap_or_else(|_| Game::new(Position::start()));
     let opening_plies = game.moves().len();
     let mut warnings = Vec::new();
@@ -578,7 +576,12 @@ fn play_game<R: Rules>(
         };
         let _ = game.adjudicate(GameResult::win_for(loser.opposite()));
         fault = Some((p, f.kind()));
-        format!("{} by {} ({})", f.kind(), config.players[p].name, f.detail())
+        format!(
+            "{} by {} ({})",
+            f.kind(),
+            config.players[p].name,
+            f.detail()
+        )
     } else {
         loop {
             if let Some(o) = game.outcome() {

@@ -78,7 +78,10 @@ impl fmt::Display for SpecError {
             } => write!(f, "bad value '{value}' for {key} (expected {expected})"),
             SpecError::MissingCommand(s) => write!(f, "engine '{s}' needs cmd='…'"),
             SpecError::CommandForInternal => {
-                write!(f, "--player runs Damas itself: use --engine for cmd=, dxp= and dir=")
+                write!(
+                    f,
+                    "--player runs Damas itself: use --engine for cmd=, dxp= and dir="
+                )
             }
             SpecError::SettingsForDxp(k) => write!(
                 f,
@@ -285,9 +288,13 @@ mod tests {
         let s = PlayerSpec::parse("name=scan dxp=127.0.0.1:27531", false, &damas, 1).expect("ok");
         assert_eq!(s.dxp.as_deref(), Some("127.0.0.1:27531"));
         assert!(s.command.is_empty());
-        let started =
-            PlayerSpec::parse("name=scan dxp=:27600 cmd='./scan dxp' dir=/opt/scan", false, &damas, 1)
-                .expect("ok");
+        let started = PlayerSpec::parse(
+            "name=scan dxp=:27600 cmd='./scan dxp' dir=/opt/scan",
+            false,
+            &damas,
+            1,
+        )
+        .expect("ok");
         assert_eq!(started.command, vec!["./scan", "dxp"]);
         assert_eq!(started.dir, Some(std::path::PathBuf::from("/opt/scan")));
         assert_eq!(

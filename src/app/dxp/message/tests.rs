@@ -95,7 +95,15 @@ fn published_short_examples() {
         decode("K1"),
         Ok(Message::BackAccept(BackAcceptance::NotSupported))
     );
-    for s in ["E00", "E21", "B005Z", "B123W", "K0", "K2", "CWhat do you think about move 35?"] {
+    for s in [
+        "E00",
+        "E21",
+        "B005Z",
+        "B123W",
+        "K0",
+        "K2",
+        "CWhat do you think about move 35?",
+    ] {
         round_trip(s);
     }
 }
@@ -153,15 +161,41 @@ fn truncated_and_overlong_messages() {
     // 'A' with a position behind it, 'B' without one.
     assert!(decode(&format!("R01{:<32}W010000AW{}", "K", "e".repeat(50))).is_err());
     assert!(decode(&format!("R01{:<32}W010000B", "K")).is_err());
-    for s in ["M", "M001", "M00120611", "M001206110", "M00120611001", "M0012052504221223"] {
+    for s in [
+        "M",
+        "M001",
+        "M00120611",
+        "M001206110",
+        "M00120611001",
+        "M0012052504221223",
+    ] {
         assert!(decode(s).is_err(), "{s}");
     }
-    assert!(matches!(decode("M00120525042212232020"), Err(DxpError::Length { .. })));
+    assert!(matches!(
+        decode("M00120525042212232020"),
+        Err(DxpError::Length { .. })
+    ));
     assert_eq!(decode(""), Err(DxpError::Empty));
-    assert_eq!(decode("C"), Err(DxpError::Length { kind: "CHAT", expected: "2 to 127".into(), found: 1 }));
+    assert_eq!(
+        decode("C"),
+        Err(DxpError::Length {
+            kind: "CHAT",
+            expected: "2 to 127".into(),
+            found: 1
+        })
+    );
     assert_eq!(decode(&"C".repeat(128)), Err(DxpError::TooLong(128)));
     assert!(decode(&format!("C{}", "x".repeat(126))).is_ok());
-    for s in ["E0", "E000", "K", "K00", "B05Z", "B0005Z", "A", &format!("A{:<32}", "X")] {
+    for s in [
+        "E0",
+        "E000",
+        "K",
+        "K00",
+        "B05Z",
+        "B0005Z",
+        "A",
+        &format!("A{:<32}", "X"),
+    ] {
         assert!(decode(s).is_err(), "{s}");
     }
 }
@@ -169,22 +203,22 @@ fn truncated_and_overlong_messages() {
 #[test]
 fn bad_fields() {
     let cases = [
-        "M0012511100",                  // from 51
-        "M0012001100",                  // from 00
-        "M0012069900",                  // to 99
-        "M00120611-1",                  // count not digits
-        "M0012 61100",                  // blank in a number
-        "M001a061100",                  // letter in the time
-        "M001205252100",                // 21 captured
-        "M00120525022222",              // the same piece twice
-        "M001205250155",                // captured on 55
-        "E40",                          // reason 4
-        "E02",                          // stop code 2
-        "K3",                           // back acceptance 3
-        "B000W",                        // move 0
-        "B005X",                        // colour X
-        "X1234",                        // unknown type
-        "m0012061100",                  // lower-case header
+        "M0012511100",     // from 51
+        "M0012001100",     // from 00
+        "M0012069900",     // to 99
+        "M00120611-1",     // count not digits
+        "M0012 61100",     // blank in a number
+        "M001a061100",     // letter in the time
+        "M001205252100",   // 21 captured
+        "M00120525022222", // the same piece twice
+        "M001205250155",   // captured on 55
+        "E40",             // reason 4
+        "E02",             // stop code 2
+        "K3",              // back acceptance 3
+        "B000W",           // move 0
+        "B005X",           // colour X
+        "X1234",           // unknown type
+        "m0012061100",     // lower-case header
     ];
     for s in cases {
         assert!(decode(s).is_err(), "{s} decoded");
