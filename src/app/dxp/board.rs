@@ -187,8 +187,9 @@ mod tests {
         };
         let legal = resolve(&start, &m).expect("32-28");
         assert_eq!(move_message::<I>(&legal, 0), m);
+        // 32 steps to 27 or 28; 23 is two rows away.
         let wrong = MoveMessage {
-            to: 27,
+            to: 23,
             ..m.clone()
         };
         assert!(matches!(
