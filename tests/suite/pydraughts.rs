@@ -86,3 +86,12 @@ fn hub_engine_plays_complete_games() {
         env!("CARGO_BIN_EXE_damas"),
     ]);
 }
+
+#[test]
+#[ignore = "needs DAMAS_PYTHON with pydraughts; run by .ci/run"]
+fn dxp_engine_plays_complete_games() {
+    run(&[
+        script("dxp_games.py").to_str().expect("utf-8 path"),
+        env!("CARGO_BIN_EXE_damas"),
+    ]);
+}
