@@ -483,6 +483,10 @@ fn ask_move<R: Rules>(
                 position.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
             }
             let answer = client.think(&position, &line, limit)?;
+            // Over the clock loses on time, whatever the move.
+            if matches!(level, Level::Clock { .. }) && answer.elapsed > *clock {
+                return Err(Fault::TimeForfeit);
+            }
             let m = parse_move(game.position(), &answer.best)
                 .map_err(|_| Fault::IllegalMove(answer.best))?;
             (m, answer.score, answer.elapsed)
