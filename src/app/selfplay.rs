@@ -4,14 +4,16 @@
 //! Game `g` of `--games N` is played from an opening and with node counts drawn from
 //! `(seed, g)` alone, so a game is the same whichever machine, shard or thread plays it.
 //! `--shard I/N` plays the games with `g % N == I`: the same command on N machines makes
-//! disjoint files that concatenate. A run appends whole games to `--out` and, started again,
-//! skips the games the file already holds.
+//! disjoint files that `damas selfplay merge` joins into the file one whole run makes. A run
+//! appends whole games to `--out` as they end and, started again, skips the games the file
+//! already holds; a finished run leaves its games in order of number, so the file does not
+//! depend on the threads or the machines that played them.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -37,12 +39,15 @@ use damas::{with_rules, Convention, Rules};
 
 /// Arguments of `damas selfplay`.
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct SelfplayArgs {
+    #[command(subcommand)]
+    pub command: Option<SelfplayCommand>,
     #[arg(long, default_value = "english")]
     pub variant: String,
     /// Games in all (over every shard).
-    #[arg(long, value_parser = args::games)]
-    pub games: usize,
+    #[arg(long, value_parser = args::games, required = true)]
+    pub games: Option<usize>,
     /// Nodes per move (default 4000); each game varies it by up to a quarter.
     #[arg(long, value_parser = args::nodes, conflicts_with = "depth")]
     pub nodes: Option<u64>,
@@ -65,11 +70,28 @@ pub struct SelfplayArgs {
     #[arg(long, default_value = "300", value_parser = args::max_plies)]
     pub max_plies: usize,
     /// The data file; appended to, and resumed from, if it exists.
-    #[arg(long)]
-    pub out: PathBuf,
+    #[arg(long, required = true)]
+    pub out: Option<PathBuf>,
     /// Play with these weights instead of the shipped ones (the next generation's data).
     #[arg(long)]
     pub eval_file: Option<PathBuf>,
+}
+
+/// `damas selfplay merge`.
+#[derive(clap::Subcommand, Debug)]
+pub enum SelfplayCommand {
+    /// Join the data files of a run's shards into the file one whole run makes: every game
+    /// once, in order of number.
+    Merge {
+        /// The shards' data files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, default_value = "english")]
+        variant: String,
+        /// The merged file (written whole, then renamed into place).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// Why `selfplay` stopped.
@@ -121,6 +143,18 @@ fn parse_shard(text: &str) -> Result<(usize, usize), SelfplayError> {
 
 pub fn run(a: SelfplayArgs) -> Result<(), SelfplayError> {
     let usage = |e: String| SelfplayError::Usage(e);
+    if let Some(SelfplayCommand::Merge {
+        files,
+        variant,
+        out,
+    }) = &a.command
+    {
+        let variant = Variant::from_name(variant).map_err(|e| usage(e.to_string()))?;
+        return merge(variant, files, out);
+    }
+    let (Some(games), Some(out)) = (a.games, a.out.clone()) else {
+        return Err(usage("selfplay needs --games and --out".into()));
+    };
     let variant = Variant::from_name(&a.variant).map_err(|e| usage(e.to_string()))?;
     let wide = with_rules!(variant, R => board_width::<R>()) > 8;
     let opening_plies = match a.openings.as_deref() {
@@ -153,7 +187,7 @@ pub fn run(a: SelfplayArgs) -> Result<(), SelfplayError> {
     };
     let setup = Setup {
         variant,
-        games: a.games,
+        games,
         nodes: a.nodes.unwrap_or(4000),
         depth: a.depth,
         opening_plies,
@@ -162,7 +196,7 @@ pub fn run(a: SelfplayArgs) -> Result<(), SelfplayError> {
         max_plies: a.max_plies,
         eval_file,
     };
-    if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.is_dir() {
             return Err(usage(format!("--out: no folder {}", dir.display())));
         }
@@ -174,7 +208,87 @@ pub fn run(a: SelfplayArgs) -> Result<(), SelfplayError> {
         .num_threads(threads)
         .build()
         .map_err(|e| SelfplayError::Io(e.to_string()))?;
-    pool.install(|| with_rules!(variant, R => play_all::<R>(&setup, &a.out)))
+    pool.install(|| with_rules!(variant, R => play_all::<R>(&setup, &out)))
+}
+
+/// Each game's records in `bytes` (whole games only), by game number.
+fn games_of(path: &Path, bytes: &[u8], tag: u32) -> Result<BTreeMap<u32, Vec<u8>>, SelfplayError> {
+    let bad = |why: String| SelfplayError::Io(format!("{}: {why}", path.display()));
+    if !bytes.len().is_multiple_of(RECORD_BYTES) {
+        return Err(bad(format!(
+            "{} bytes is not a whole number of records (an interrupted run? run it again with the same --out)",
+            bytes.len()
+        )));
+    }
+    let mut games: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
+    let mut open: Option<u32> = None;
+    for i in 0..bytes.len() / RECORD_BYTES {
+        let r = Record::read(bytes, i, tag)
+            .map_err(|e| bad(format!("{e} (another variant's data?)")))?;
+        let chunk = &bytes[i * RECORD_BYTES..(i + 1) * RECORD_BYTES];
+        // Games are written whole, so a game's records are contiguous.
+        if open != Some(r.game) {
+            if games.contains_key(&r.game) {
+                return Err(bad(format!("game {} is written twice", r.game)));
+            }
+            open = Some(r.game);
+        }
+        games.entry(r.game).or_default().extend_from_slice(chunk);
+        if r.flags & LAST != 0 {
+            open = None;
+        }
+    }
+    if let Some(g) = open {
+        return Err(bad(format!("game {g} is cut short")));
+    }
+    Ok(games)
+}
+
+/// Write `games` in order of number to `path`, whole or not at all.
+fn write_in_order(path: &Path, games: &BTreeMap<u32, Vec<u8>>) -> Result<(), SelfplayError> {
+    let io = |e: std::io::Error| SelfplayError::Io(format!("{}: {e}", path.display()));
+    let mut temp = path.as_os_str().to_owned();
+    temp.push(".partial");
+    let temp = PathBuf::from(temp);
+    let mut bytes = Vec::with_capacity(games.values().map(Vec::len).sum());
+    for g in games.values() {
+        bytes.extend_from_slice(g);
+    }
+    std::fs::write(&temp, &bytes).map_err(io)?;
+    std::fs::rename(&temp, path).map_err(io)
+}
+
+/// `damas selfplay merge`: the shards' games, each once, in order of number.
+fn merge(variant: Variant, files: &[PathBuf], out: &Path) -> Result<(), SelfplayError> {
+    let tag = variant_tag(&variant.key());
+    let mut all: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
+    for path in files {
+        let bytes = std::fs::read(path)
+            .map_err(|e| SelfplayError::Io(format!("{}: {e}", path.display())))?;
+        for (g, records) in games_of(path, &bytes, tag)? {
+            match all.get(&g) {
+                Some(earlier) if *earlier != records => {
+                    return Err(SelfplayError::Io(format!(
+                        "{}: game {g} differs from the same game in another file (another seed or build?)",
+                        path.display()
+                    )))
+                }
+                Some(_) => {}
+                None => {
+                    all.insert(g, records);
+                }
+            }
+        }
+    }
+    write_in_order(out, &all)?;
+    let positions: usize = all.values().map(|g| g.len() / RECORD_BYTES).sum();
+    eprintln!(
+        "selfplay merge: {} games, {positions} positions from {} files into {}",
+        all.len(),
+        files.len(),
+        out.display()
+    );
+    Ok(())
 }
 
 /// Games already in `path`; the file is cut back to its last whole game.
@@ -263,6 +377,9 @@ fn play_all<R: Rules>(s: &Setup, out: &PathBuf) -> Result<(), SelfplayError> {
             Ok(())
         })?;
     bar.finish_and_clear();
+    drop(file);
+    let bytes = std::fs::read(out).map_err(io)?;
+    write_in_order(out, &games_of(out, &bytes, tag)?)?;
     let n = positions.load(std::sync::atomic::Ordering::Relaxed);
     eprintln!(
         "selfplay {}: {} games, {n} positions in {:.1} s ({:.0} positions/s)",

@@ -25,4 +25,5 @@ mod pydraughts;
 mod reference_selftest;
 mod search;
 mod selfplay;
+mod shards;
 mod tournament;

@@ -91,6 +91,45 @@ fn shards_are_disjoint_and_concatenate_to_the_whole() {
     }
     joined.sort_by_key(|r| (game(r), u16::from_le_bytes([r[68], r[69]])));
     assert_eq!(joined, whole, "the three shards together are the whole run");
+
+    // Merged, they are the whole run's file byte for byte: two threads played it, but a
+    // finished run leaves its games in order of number.
+    let merged = dir.join("merged.bin");
+    let arg = |p: PathBuf| p.to_str().expect("utf-8 path").to_string();
+    let parts: Vec<String> = [2, 0, 1]
+        .iter()
+        .map(|i| arg(dir.join(format!("shard{i}.bin"))))
+        .collect();
+    let mut args = vec!["selfplay", "merge", "--variant", "english"];
+    args.extend(parts.iter().map(String::as_str));
+    let merged_arg = arg(merged.clone());
+    args.extend(["--out", &merged_arg]);
+    let (code, _, err) = damas(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(&format!("{GAMES} games")), "{err}");
+    let whole_bytes = std::fs::read(dir.join("whole.bin")).expect("whole");
+    assert_eq!(std::fs::read(&merged).expect("merged"), whole_bytes);
+
+    // A shard cut short, or another variant's data, is refused with its path.
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &whole_bytes[..whole_bytes.len() - RECORD_BYTES / 2]).expect("cut");
+    let cut_arg = arg(cut);
+    for (variant, file, says) in [
+        ("english", &cut_arg, "whole number of records"),
+        ("international", &parts[0], "another variant"),
+    ] {
+        let (code, _, err) = damas(&[
+            "selfplay",
+            "merge",
+            "--variant",
+            variant,
+            file,
+            "--out",
+            &merged_arg,
+        ]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says) && err.contains(file.as_str()), "{err}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,19 +2,23 @@
 
 use std::fmt;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::ballot::OpeningSet;
+use super::shard::{self, Header};
 use super::spec::{split_words, Level, PlayerSpec, SpecError};
 use super::stats::{plus_minus, signed, Sprt, Tally};
-use super::{run_match, DrawAdjudication, Event, MatchConfig, MatchError, Standings};
+use super::{run_match, DrawAdjudication, Event, GameReport, MatchConfig, MatchError, Standings};
 use crate::app::args;
 use damas::core::variant::Variant;
 
 /// Arguments of `damas match`.
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     /// The variant played.
     #[arg(long, default_value = "english")]
     pub variant: String,
@@ -81,6 +85,29 @@ pub struct MatchArgs {
     /// The PDN `Event` tag.
     #[arg(long, default_value = "Damas match")]
     pub event: String,
+    /// `I/N`: play only part I of N of the match (games I+1, I+1+N, …, with the openings
+    /// and colours the whole match gives them); the SPRT is left to `match merge`.
+    #[arg(long, default_value = "0/1")]
+    pub shard: String,
+    /// Write each game's result and record to this file as it ends, for `match merge`;
+    /// a run with the same `--out` resumes after the games it already holds.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `damas match merge`.
+#[derive(clap::Subcommand, Debug)]
+pub enum MatchCommand {
+    /// Merge the result files of a match's parts (`--shard I/N --out FILE`) into the
+    /// summary, result line and SPRT state the whole match prints.
+    Merge {
+        /// The parts' result files, one for each of 0/N … N-1/N.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the games, in match order, to this PDN file.
+        #[arg(long)]
+        pdn: Option<PathBuf>,
+    },
 }
 
 /// A failure of the match command, shown on one line.
@@ -261,6 +288,7 @@ pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
         .as_deref()
         .map(parse_draw_adjudication)
         .transpose()?;
+    let shard = parse_shard(&args.shard)?;
     Ok(MatchConfig {
         variant,
         players,
@@ -275,7 +303,20 @@ pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
         sprt,
         draw_adjudication,
         event: args.event.clone(),
+        shard,
     })
+}
+
+/// Read `I/N` with `0 <= I < N`.
+pub fn parse_shard(text: &str) -> Result<(usize, usize), MatchCliError> {
+    let bad = || usage(format!("--shard '{text}': expected I/N with 0 <= I < N"));
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let i: usize = i.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
 }
 
 /// A score as a percentage with one decimal (`81.5`).
@@ -369,20 +410,85 @@ pub fn summary(names: &[String], s: &Standings, sprt: Option<&Sprt>) -> String {
     out
 }
 
-/// Run a match.
+fn create(path: &Path) -> Result<std::fs::File, MatchCliError> {
+    std::fs::File::create(path)
+        .map_err(|e| MatchCliError::Io(format!("cannot create '{}': {e}", path.display())))
+}
+
+/// The result file `--out` names, opened to append to: the games it already holds (of
+/// this same match and part) are returned to be counted, not played again.
+fn open_results(
+    path: &Path,
+    header: &Header,
+) -> Result<(std::fs::File, Vec<GameReport>), MatchCliError> {
+    let io = |e: std::io::Error| MatchCliError::Io(format!("{}: {e}", path.display()));
+    let exists = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
+    if !exists {
+        let mut file = create(path)?;
+        file.write_all(shard::header_text(header).as_bytes())
+            .map_err(io)?;
+        return Ok((file, Vec::new()));
+    }
+    let results = shard::read(path).map_err(|e| MatchCliError::Io(e.to_string()))?;
+    if !results.header.same_match(header) || results.header.shard != header.shard {
+        return Err(MatchCliError::Io(format!(
+            "{}: holds the results of another match or part; give a new --out",
+            path.display()
+        )));
+    }
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(io)?;
+    // Drop a record an interrupted run left cut short, then append.
+    file.set_len(results.whole_bytes as u64).map_err(io)?;
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(io)?;
+    Ok((file, results.games))
+}
+
+/// Run a match, or merge the results of its parts.
 pub fn run(args: MatchArgs) -> Result<(), MatchCliError> {
-    let config = config_from(&args)?;
-    let mut pdn =
-        match &args.pdn {
-            Some(path) => Some(std::fs::File::create(path).map_err(|e| {
-                MatchCliError::Io(format!("cannot create '{}': {e}", path.display()))
-            })?),
-            None => None,
-        };
+    if let Some(MatchCommand::Merge { files, pdn }) = &args.command {
+        return merge(files, pdn.as_deref());
+    }
+    let mut config = config_from(&args)?;
+    let header = Header::of(&config, super::scheduled_games(&config));
+    // A part's SPRT is decided on the merged results.
+    if config.shard.1 > 1 {
+        config.sprt = None;
+    }
+    let (mut out, done) = match &args.out {
+        Some(path) => {
+            let (file, done) = open_results(path, &header)?;
+            (Some(file), done)
+        }
+        None => (None, Vec::new()),
+    };
+    if !done.is_empty() {
+        eprintln!(
+            "match: {} games already in {}; playing the rest",
+            done.len(),
+            args.out
+                .as_deref()
+                .map_or(String::new(), |p| p.display().to_string())
+        );
+    }
+    let mut pdn = args.pdn.as_deref().map(create).transpose()?;
+    if let Some(file) = pdn.as_mut() {
+        let mut earlier: Vec<&GameReport> = done.iter().collect();
+        earlier.sort_by_key(|r| r.number);
+        for r in earlier {
+            file.write_all(r.pdn.as_bytes())
+                .map_err(|e| MatchCliError::Io(format!("cannot write the PDN file: {e}")))?;
+        }
+    }
     let names: Vec<String> = config.players.iter().map(|p| p.name.clone()).collect();
     let live = std::io::stderr().is_terminal();
     let mut write_error = None;
-    let standings = run_match(&config, &mut |event| match event {
+    let standings = run_match(&config, &done, &mut |event| match event {
         Event::Warning(w) => {
             if live {
                 eprint!("\r\x1b[K");
@@ -392,7 +498,16 @@ pub fn run(args: MatchArgs) -> Result<(), MatchCliError> {
         Event::GameDone(report, standings) => {
             if let Some(file) = pdn.as_mut() {
                 if let Err(e) = file.write_all(report.pdn.as_bytes()) {
-                    write_error.get_or_insert(e.to_string());
+                    write_error.get_or_insert(format!("cannot write the PDN file: {e}"));
+                }
+            }
+            if let Some(file) = out.as_mut() {
+                let record = shard::game_record(report);
+                if let Err(e) = file
+                    .write_all(record.as_bytes())
+                    .and_then(|()| file.flush())
+                {
+                    write_error.get_or_insert(format!("cannot write the result file: {e}"));
                 }
             }
             if live {
@@ -406,8 +521,95 @@ pub fn run(args: MatchArgs) -> Result<(), MatchCliError> {
         eprintln!();
     }
     if let Some(e) = write_error {
-        return Err(MatchCliError::Io(format!("cannot write the PDN file: {e}")));
+        return Err(MatchCliError::Io(e));
     }
     print!("{}", summary(&names, &standings, config.sprt.as_ref()));
+    Ok(())
+}
+
+/// `damas match merge`: the parts' games counted in match order, as one run at
+/// `--concurrency 1` counts them, stopping where its SPRT would have stopped.
+fn merge(files: &[PathBuf], pdn: Option<&Path>) -> Result<(), MatchCliError> {
+    let mut parts = Vec::with_capacity(files.len());
+    for path in files {
+        parts.push(shard::read(path).map_err(|e| MatchCliError::Io(e.to_string()))?);
+    }
+    let Some(first) = parts.first() else {
+        return Err(usage("match merge needs the parts' result files".into()));
+    };
+    let header = first.header.clone();
+    let n = header.shard.1;
+    let mut seen = vec![None; n];
+    for (part, path) in parts.iter().zip(files) {
+        if !part.header.same_match(&header) {
+            return Err(MatchCliError::Io(format!(
+                "{}: not a part of the same match as {}",
+                path.display(),
+                files[0].display()
+            )));
+        }
+        let i = part.header.shard.0;
+        if let Some(other) = seen[i].replace(path) {
+            return Err(MatchCliError::Io(format!(
+                "{} and {} both hold part {i}/{n}",
+                other.display(),
+                path.display()
+            )));
+        }
+        let expected = (1..=header.scheduled)
+            .filter(|&g| super::in_shard(g, part.header.shard))
+            .count();
+        if part.games.len() < expected && header.sprt.is_none() {
+            return Err(MatchCliError::Io(format!(
+                "{}: part {i}/{n} holds {} of its {expected} games; finish it (run it again with the same --out)",
+                path.display(),
+                part.games.len()
+            )));
+        }
+    }
+    let missing: Vec<String> = (0..n)
+        .filter(|&i| seen[i].is_none())
+        .map(|i| format!("{i}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(MatchCliError::Io(format!(
+            "missing parts {}",
+            missing.join(", ")
+        )));
+    }
+    let mut games: Vec<GameReport> = parts.into_iter().flat_map(|p| p.games).collect();
+    games.sort_by_key(|g| g.number);
+    let mut standings = Standings::new(header.players.len(), header.scheduled);
+    let mut counted = 0;
+    for g in &games {
+        // Under an SPRT, a game is counted only if all before it were played.
+        if header.sprt.is_some() && g.number != counted + 1 {
+            return Err(MatchCliError::Io(format!(
+                "game {} is missing and the SPRT had not decided before it; finish the parts",
+                counted + 1
+            )));
+        }
+        counted += 1;
+        if standings.record_and_test(g, header.sprt.as_ref()) {
+            break;
+        }
+    }
+    if counted < games.len() {
+        eprintln!(
+            "match merge: the SPRT decided at game {counted}; {} later games not counted",
+            games.len() - counted
+        );
+    }
+    if let Some(path) = pdn {
+        let mut file = create(path)?;
+        for g in &games[..counted] {
+            file.write_all(g.pdn.as_bytes())
+                .map_err(|e| MatchCliError::Io(format!("cannot write the PDN file: {e}")))?;
+        }
+    }
+    print!(
+        "{}",
+        summary(&header.players, &standings, header.sprt.as_ref())
+    );
     Ok(())
 }

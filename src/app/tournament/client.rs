@@ -50,6 +50,22 @@ impl Fault {
 }
 
 impl Fault {
+    /// Every kind [`Fault::kind`] gives.
+    pub const KINDS: [&'static str; 7] = [
+        "start failure",
+        "crash",
+        "hang",
+        "garbage output",
+        "engine error",
+        "illegal move",
+        "time forfeit",
+    ];
+
+    /// The kind called `name`, as [`Fault::kind`] writes it.
+    pub fn kind_named(name: &str) -> Option<&'static str> {
+        Fault::KINDS.into_iter().find(|k| *k == name)
+    }
+
     /// What happened, without the kind.
     pub fn detail(&self) -> String {
         match self {

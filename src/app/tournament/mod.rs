@@ -9,6 +9,7 @@ pub mod ballot;
 pub mod cli;
 pub mod client;
 pub mod dxp;
+pub mod shard;
 pub mod spec;
 pub mod stats;
 
@@ -56,6 +57,8 @@ pub struct MatchConfig {
     pub draw_adjudication: Option<DrawAdjudication>,
     /// The PDN `Event` tag.
     pub event: String,
+    /// `(i, n)`: play only the games whose number is `i + 1` modulo `n` (part `i` of `n`).
+    pub shard: (usize, usize),
 }
 
 /// A game is adjudicated a draw from ply `after` on (opening included), once the scores the
@@ -138,6 +141,8 @@ struct Job {
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameReport {
+    /// The game's number in the whole match (its PDN `Round`), from 1.
+    pub number: usize,
     /// Player indices: who had the first move, who the second.
     pub first: usize,
     pub second: usize,
@@ -165,7 +170,8 @@ pub struct Standings {
 }
 
 impl Standings {
-    fn record(&mut self, r: &GameReport) {
+    /// Count a finished game.
+    pub fn record(&mut self, r: &GameReport) {
         let first = match r.first_points {
             p if p > 0.75 => Tally {
                 wins: 1,
@@ -201,12 +207,58 @@ pub enum Event<'a> {
     GameDone(&'a GameReport, &'a Standings),
 }
 
+impl Standings {
+    /// Nothing played yet of `scheduled` games among `players`.
+    pub fn new(players: usize, scheduled: usize) -> Standings {
+        Standings {
+            players: vec![Tally::default(); players],
+            faults: vec![Vec::new(); players],
+            played: 0,
+            scheduled,
+            sprt: None,
+        }
+    }
+
+    /// Count a game and, until it has decided, update the SPRT; true once it has decided.
+    /// A decision stands: games that were under way when it came (concurrency above 1)
+    /// still count in the tally, but do not reopen the test.
+    pub fn record_and_test(&mut self, r: &GameReport, sprt: Option<&Sprt>) -> bool {
+        self.record(r);
+        if self.decided() {
+            return true;
+        }
+        if let Some(sprt) = sprt {
+            let t = self.players[0];
+            let decision = sprt.decide(t);
+            self.sprt = Some((sprt.llr(t), decision));
+        }
+        self.decided()
+    }
+
+    fn decided(&self) -> bool {
+        self.sprt.is_some_and(|(_, d)| d != SprtDecision::Continue)
+    }
+}
+
+/// The numbers of a match's games in part `i` of `n`: every `n`-th from `i + 1`.
+pub fn in_shard(number: usize, (i, n): (usize, usize)) -> bool {
+    (number - 1) % n == i
+}
+
 /// Play a match; `on_event` sees warnings and each finished game (in the calling thread).
+/// `done` are games of this match (and shard) already played, counted but not played again.
 pub fn run_match(
     config: &MatchConfig,
+    done: &[GameReport],
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<Standings, MatchError> {
-    with_rules!(config.variant, R => run_match_in::<R>(config, on_event))
+    with_rules!(config.variant, R => run_match_in::<R>(config, done, on_event))
+}
+
+/// The number of games a whole match schedules: `games` per pair of players.
+pub fn scheduled_games(config: &MatchConfig) -> usize {
+    let n = config.players.len();
+    config.games * n * n.saturating_sub(1) / 2
 }
 
 /// A player's connection: a Hub engine process, or a DXP program.
@@ -303,6 +355,7 @@ fn check_dxp<R: Rules>(config: &MatchConfig) -> Result<(), MatchError> {
 
 fn run_match_in<R: Rules>(
     config: &MatchConfig,
+    done: &[GameReport],
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<Standings, MatchError> {
     let n = config.players.len();
@@ -340,24 +393,32 @@ fn run_match_in<R: Rules>(
         .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
         .collect();
     let mut jobs = VecDeque::new();
+    let mut number = 0;
     for k in 0..config.games {
         for &(i, j) in &pairs {
             let (first, second) = if k % 2 == 0 { (i, j) } else { (j, i) };
-            jobs.push_back(Job {
-                number: jobs.len() + 1,
-                first,
-                second,
-                opening: openings[k / 2].clone(),
-            });
+            number += 1;
+            if in_shard(number, config.shard) {
+                jobs.push_back(Job {
+                    number,
+                    first,
+                    second,
+                    opening: openings[k / 2].clone(),
+                });
+            }
         }
     }
-    let mut standings = Standings {
-        players: vec![Tally::default(); n],
-        faults: vec![Vec::new(); n],
-        played: 0,
-        scheduled: jobs.len(),
-        sprt: None,
-    };
+    let mut standings = Standings::new(n, jobs.len());
+    let mut decided = false;
+    let mut earlier: Vec<&GameReport> = done.iter().collect();
+    earlier.sort_by_key(|r| r.number);
+    for r in earlier {
+        decided = standings.record_and_test(r, config.sprt.as_ref());
+    }
+    jobs.retain(|j| !done.iter().any(|r| r.number == j.number));
+    if decided || jobs.is_empty() {
+        return Ok(standings);
+    }
     let workers = config.concurrency.clamp(1, jobs.len());
     let queue = Mutex::new(jobs);
     let stop = AtomicBool::new(false);
@@ -393,19 +454,8 @@ fn run_match_in<R: Rules>(
         }
         drop(tx);
         for (report, ack) in rx {
-            standings.record(&report);
-            // A decision stands: games that were under way when it came still count in the
-            // tally, but do not reopen the test.
-            let decided = standings
-                .sprt
-                .is_some_and(|(_, d)| d != SprtDecision::Continue);
-            if let Some(sprt) = config.sprt.as_ref().filter(|_| !decided) {
-                let t = standings.players[0];
-                let decision = sprt.decide(t);
-                standings.sprt = Some((sprt.llr(t), decision));
-                if decision != SprtDecision::Continue {
-                    stop.store(true, Ordering::Relaxed);
-                }
+            if standings.record_and_test(&report, config.sprt.as_ref()) {
+                stop.store(true, Ordering::Relaxed);
             }
             for w in &report.warnings {
                 warn(w, on_event);
@@ -706,6 +756,7 @@ fn play_game<R: Rules>(config: &MatchConfig, job: &Job, seats: &mut [Option<Seat
     ];
     let text = pdn::write_game(&game, &tags);
     GameReport {
+        number: job.number,
         first: job.first,
         second: job.second,
         first_points,
