@@ -341,19 +341,35 @@ impl Engine {
         control: &Control,
         on_info: &mut dyn FnMut(&TextInfo),
     ) -> Result<Done, EngineError> {
-        with_rules!(variant, R => self.think_in::<R, S>(variant, start, moves, limits, control, on_info))
+        let moves: Vec<&str> = moves.iter().map(AsRef::as_ref).collect();
+        self.think_text(variant, start, &moves, limits, control, on_info)
     }
 
-    fn think_in<R: Rules, S: AsRef<str>>(
+    /// [`Engine::think`] for one type of move list: generic callers stay small, and the
+    /// search is compiled once, here, for each variant, not again in every crate that calls
+    /// it with its own kind of strings.
+    fn think_text(
         &self,
         variant: Variant,
         start: Start<'_>,
-        moves: &[S],
+        moves: &[&str],
         limits: Limits,
         control: &Control,
         on_info: &mut dyn FnMut(&TextInfo),
     ) -> Result<Done, EngineError> {
-        let game = line::<R, S>(start, moves, self.draw.unwrap_or(R::DRAW))?;
+        with_rules!(variant, R => self.think_in::<R>(variant, start, moves, limits, control, on_info))
+    }
+
+    fn think_in<R: Rules>(
+        &self,
+        variant: Variant,
+        start: Start<'_>,
+        moves: &[&str],
+        limits: Limits,
+        control: &Control,
+        on_info: &mut dyn FnMut(&TextInfo),
+    ) -> Result<Done, EngineError> {
+        let game = line::<R, &str>(start, moves, self.draw.unwrap_or(R::DRAW))?;
         if self.book {
             if let Some(done) = self.book_move(variant, game.position(), &limits, control, on_info)
             {
