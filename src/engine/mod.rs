@@ -481,7 +481,16 @@ pub fn legal_move_count<S: AsRef<str>>(
     start: Start<'_>,
     moves: &[S],
 ) -> Result<usize, EngineError> {
-    with_rules!(variant, R => line::<R, S>(start, moves, R::DRAW).map(|g| g.position().legal_moves().len()))
+    let moves: Vec<&str> = moves.iter().map(AsRef::as_ref).collect();
+    legal_move_count_text(variant, start, &moves)
+}
+
+fn legal_move_count_text(
+    variant: Variant,
+    start: Start<'_>,
+    moves: &[&str],
+) -> Result<usize, EngineError> {
+    with_rules!(variant, R => line::<R, &str>(start, moves, R::DRAW).map(|g| g.position().legal_moves().len()))
 }
 
 #[cfg(test)]
