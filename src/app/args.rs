@@ -55,6 +55,18 @@ pub fn book_margin(s: &str) -> Result<f64, OutOfRange> {
 }
 
 /// Any whole number a `u64` holds (a seed).
+/// `I/N` with `0 <= I < N`: part I of a job split in N.
+pub fn shard(s: &str) -> Result<(usize, usize), String> {
+    let bad = || "expected I/N with 0 <= I < N".to_string();
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let i: usize = i.trim().parse().map_err(|_| bad())?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
 pub fn seed(s: &str) -> Result<u64, OutOfRange> {
     limits::Whole {
         min: 0,

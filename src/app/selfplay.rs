@@ -64,8 +64,8 @@ pub struct SelfplayArgs {
     #[arg(long, default_value = "1", value_parser = args::seed)]
     pub seed: u64,
     /// `I/N`: play only the games whose number is I modulo N.
-    #[arg(long, default_value = "0/1")]
-    pub shard: String,
+    #[arg(long, default_value = "0/1", value_parser = args::shard)]
+    pub shard: (usize, usize),
     /// Plies after which a game is a draw.
     #[arg(long, default_value = "300", value_parser = args::max_plies)]
     pub max_plies: usize,
@@ -130,17 +130,6 @@ struct Setup {
     eval_file: Option<(Variant, Arc<TrainedWeights>)>,
 }
 
-fn parse_shard(text: &str) -> Result<(usize, usize), SelfplayError> {
-    let bad = || SelfplayError::Usage(format!("--shard '{text}': expected I/N with 0 <= I < N"));
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let i: usize = i.trim().parse().map_err(|_| bad())?;
-    let n: usize = n.trim().parse().map_err(|_| bad())?;
-    if n == 0 || i >= n {
-        return Err(bad());
-    }
-    Ok((i, n))
-}
-
 pub fn run(a: SelfplayArgs) -> Result<(), SelfplayError> {
     let usage = |e: String| SelfplayError::Usage(e);
     if let Some(SelfplayCommand::Merge {
@@ -192,7 +181,7 @@ pub fn run(a: SelfplayArgs) -> Result<(), SelfplayError> {
         depth: a.depth,
         opening_plies,
         seed: a.seed,
-        shard: parse_shard(&a.shard)?,
+        shard: a.shard,
         max_plies: a.max_plies,
         eval_file,
     };

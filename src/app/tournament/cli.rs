@@ -87,8 +87,8 @@ pub struct MatchArgs {
     pub event: String,
     /// `I/N`: play only part I of N of the match (games I+1, I+1+N, …, with the openings
     /// and colours the whole match gives them); the SPRT is left to `match merge`.
-    #[arg(long, default_value = "0/1")]
-    pub shard: String,
+    #[arg(long, default_value = "0/1", value_parser = args::shard)]
+    pub shard: (usize, usize),
     /// Write each game's result and record to this file as it ends, for `match merge`;
     /// a run with the same `--out` resumes after the games it already holds.
     #[arg(long)]
@@ -288,7 +288,6 @@ pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
         .as_deref()
         .map(parse_draw_adjudication)
         .transpose()?;
-    let shard = parse_shard(&args.shard)?;
     Ok(MatchConfig {
         variant,
         players,
@@ -303,20 +302,8 @@ pub fn config_from(args: &MatchArgs) -> Result<MatchConfig, MatchCliError> {
         sprt,
         draw_adjudication,
         event: args.event.clone(),
-        shard,
+        shard: args.shard,
     })
-}
-
-/// Read `I/N` with `0 <= I < N`.
-pub fn parse_shard(text: &str) -> Result<(usize, usize), MatchCliError> {
-    let bad = || usage(format!("--shard '{text}': expected I/N with 0 <= I < N"));
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let i: usize = i.trim().parse().map_err(|_| bad())?;
-    let n: usize = n.trim().parse().map_err(|_| bad())?;
-    if n == 0 || i >= n {
-        return Err(bad());
-    }
-    Ok((i, n))
 }
 
 /// A score as a percentage with one decimal (`81.5`).
