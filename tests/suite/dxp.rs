@@ -156,7 +156,10 @@ impl Peer {
                 Ok(n) => self.pending.extend_from_slice(&buf[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
                 Err(e) if e.kind() == std::io::ErrorKind::TimedOut => continue,
-                Err(_) => return None,
+                Err(e) => {
+                    eprintln!("read from damas dxp: {e}");
+                    return None;
+                }
             }
         }
     }
@@ -338,12 +341,21 @@ fn whole_games_against_an_initiator_are_legal_and_written_to_pdn() {
     let pdn = pdn_path("dxp-follower.pdn");
     let follower = Follower::start(&["--pdn", pdn.to_str().expect("utf-8 path")]);
     let mut peer = follower.connect();
-    let first = play_game(&mut peer, Position::start(), Color::White, 1, 400);
-    let second = play_game(&mut peer, Position::start(), Color::Black, 2, 400);
     // A game from a position the request carries: kings and men, Black to move.
     let given =
         damas::core::notation::parse_fen::<I>("B:W28,33,K46:B12,19,K5").expect("a valid position");
-    let third = play_game(&mut peer, given, Color::Black, 3, 60);
+    let games = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        [
+            play_game(&mut peer, Position::start(), Color::White, 1, 400),
+            play_game(&mut peer, Position::start(), Color::Black, 2, 400),
+            play_game(&mut peer, given, Color::Black, 3, 60),
+        ]
+    }));
+    let [first, second, third] = games.unwrap_or_else(|e| {
+        std::thread::sleep(Duration::from_millis(500));
+        eprintln!("damas dxp said: {:#?}", follower.lines());
+        std::panic::resume_unwind(e)
+    });
     assert_eq!(third.start(), &given);
     peer.send("E01");
     assert!(peer.closes(), "GAMEEND with stop set ends the connection");
