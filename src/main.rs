@@ -107,6 +107,8 @@ enum Command {
     },
     /// Build or inspect an opening book.
     Book(crate::app::book::BookArgs),
+    /// Build, probe, count and verify endgame tables (exact win/draw/loss).
+    Egdb(crate::app::egdb::EgdbArgs),
     /// Play engines against each other over the Hub protocol (and DXP).
     Match(crate::app::tournament::cli::MatchArgs),
     /// Play International games over the DamExchange Protocol (TCP), as a follower: wait for
@@ -344,6 +346,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     match command {
         Command::Hub { log } => run_hub(log.as_deref()),
         Command::Book(args) => Ok(crate::app::book::run(args)?),
+        Command::Egdb(args) => Ok(crate::app::egdb::run(args)?),
         Command::Match(args) => Ok(crate::app::tournament::cli::run(args)?),
         Command::Dxp(args) => Ok(crate::app::dxp::run(args)?),
         Command::Selfplay(args) => {
