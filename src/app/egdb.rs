@@ -45,8 +45,13 @@ pub enum EgdbCommand {
     Build {
         #[command(flatten)]
         common: Common,
-        #[arg(long, value_parser = args::egdb_pieces)]
-        pieces: u32,
+        /// Every slice of up to this many pieces.
+        #[arg(long, value_parser = args::egdb_pieces, required_unless_present = "only")]
+        pieces: Option<u32>,
+        /// Only this slice and the slices it needs, named as its file (`w0m3k_b0m1k`: white
+        /// no man and three kings, black one king).
+        #[arg(long, value_parser = material_arg, conflicts_with = "pieces")]
+        only: Option<egdb::Material>,
         /// Worker threads (default: the core count).
         #[arg(long, value_parser = args::threads)]
         threads: Option<usize>,
@@ -104,6 +109,12 @@ fn root_of(c: &Common) -> PathBuf {
     c.dir.clone().unwrap_or_else(default_dir)
 }
 
+fn material_arg(s: &str) -> Result<egdb::Material, String> {
+    egdb::Material::parse(s).ok_or_else(|| {
+        "expected a slice such as w0m3k_b0m1k (white men, kings; black men, kings)".to_string()
+    })
+}
+
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -114,11 +125,14 @@ pub fn run(args: EgdbArgs) -> Result<(), EgdbCliError> {
         EgdbCommand::Build {
             common,
             pieces,
+            only,
             threads,
         } => {
             let v = variant_of(&common)?;
             let root = root_of(&common);
-            with_rules!(v, R => run_build::<R>(v, root, pieces, threads.unwrap_or_else(cores)))
+            let pieces = pieces.unwrap_or_else(|| only.map_or(2, |m| m.total()));
+            let threads = threads.unwrap_or_else(cores);
+            with_rules!(v, R => run_build::<R>(v, root, pieces, only, threads))
         }
         EgdbCommand::Probe { common, fen } => {
             let v = variant_of(&common)?;
@@ -159,10 +173,11 @@ fn run_build<R: Rules>(
     v: Variant,
     root: PathBuf,
     pieces: u32,
+    only: Option<egdb::Material>,
     threads: usize,
 ) -> Result<(), EgdbCliError> {
     let max = egdb::index::MAX_PIECES as u32;
-    let (bytes, largest, total) = memory_estimate::<R>(pieces.min(max));
+    let (bytes, largest, total) = memory_estimate::<R>(pieces.min(max), only);
     if pieces > max {
         return Err(fail(format!(
             "--pieces {pieces} is too large: tables hold at most {max} pieces \
@@ -229,6 +244,7 @@ fn run_build<R: Rules>(
         dir: root,
         pieces,
         threads,
+        only,
     };
     let dir = build::<R>(v, &opts, &on_event).map_err(fail)?;
     bar.finish_and_clear();

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -31,6 +31,8 @@ pub struct BuildOptions {
     pub pieces: u32,
     /// Worker threads.
     pub threads: usize,
+    /// Only this slice and those it needs (`pieces` is then ignored).
+    pub only: Option<Material>,
 }
 
 /// Progress of a build, for a progress bar.
@@ -67,19 +69,20 @@ const LOSS: u8 = 2;
 const HOLE: u8 = 3;
 const DRAW: u8 = 4;
 
-/// Bytes a build of up to `pieces` needs at its peak (the largest slice's working array,
-/// every finished slice at two bits a position), that largest slice's positions, and all
+/// Bytes a build of up to `pieces` (or of `only` and what it needs) needs at its peak (the largest slice's working array,
+/// its successor graph, every finished slice at two bits a position), that largest slice's positions, and all
 /// positions.
-pub fn memory_estimate<R: Rules>(pieces: u32) -> (u64, u64, u64) {
-    let sizes: Vec<u64> = Material::all::<R>(pieces)
-        .iter()
-        .map(slice_size::<R>)
-        .collect();
+pub fn memory_estimate<R: Rules>(pieces: u32, only: Option<Material>) -> (u64, u64, u64) {
+    let slices = match only {
+        Some(m) => m.needed::<R>(),
+        None => Material::all::<R>(pieces),
+    };
+    let sizes: Vec<u64> = slices.iter().map(slice_size::<R>).collect();
     let largest = sizes.iter().copied().max().unwrap_or(0);
     let total = sizes.iter().fold(0u64, |a, &x| a.saturating_add(x));
-    let bytes = largest
-        .saturating_add(largest / 2)
-        .saturating_add(total / 4);
+    // Per position of the slice being built: a code, two counters and a list start (17
+    // bytes), and about twenty moves inside the slice at four bytes each.
+    let bytes = largest.saturating_mul(100).saturating_add(total / 4);
     (bytes, largest, total)
 }
 
@@ -131,6 +134,53 @@ fn evaluate<R: Rules>(
     }
 }
 
+/// One position's moves, seen before anything of its own slice is known: its code if the
+/// other slices already decide it (a move to a lost position, no move at all, or only moves
+/// out of the slice), else `UNKNOWN`, with its successors in the slice in `inner` and
+/// whether it can still be lost (every move out of the slice leads to a won position).
+#[inline]
+fn scan<R: Rules>(
+    pos: &Position<R>,
+    material: Material,
+    index: &Indexer<R>,
+    buf: &mut Vec<MoveOf<R>>,
+    inner: &mut Vec<u32>,
+    outer: &impl Fn(&Position<R>) -> Option<Value>,
+) -> (u8, bool) {
+    buf.clear();
+    inner.clear();
+    pos.generate(buf, Convention::Drop);
+    if buf.is_empty() {
+        return (if R::LOSER_WINS { WIN } else { LOSS }, false);
+    }
+    let mut can_lose = true;
+    for m in buf.iter() {
+        let child = pos.after_unhashed(m);
+        if Material::of(&child) == material {
+            inner.push(index.index(&child) as u32);
+            continue;
+        }
+        match outer(&child) {
+            Some(Value::Loss) => return (WIN, false),
+            Some(Value::Win) => {}
+            Some(Value::Draw) => can_lose = false,
+            _ => panic!("endgame builder: a successor outside the built slices"),
+        }
+    }
+    if !inner.is_empty() {
+        (UNKNOWN, can_lose)
+    } else if can_lose {
+        (LOSS, false)
+    } else {
+        (DRAW, false)
+    }
+}
+
+/// Build one slice by retrograde analysis on the successor graph: one scan finds each
+/// position's successors in the slice (and decides those the other slices decide), a
+/// second records each successor's predecessors, then wins and losses spread backwards
+/// ply by ply: a position with a lost successor is won, one whose successors are all won
+/// (and may be lost at all) is lost. What is left undecided is drawn.
 fn build_slice<R: Rules>(
     material: Material,
     done: &HashMap<Material, Slice<R>>,
@@ -138,60 +188,131 @@ fn build_slice<R: Rules>(
 ) -> Packed {
     let index = Indexer::<R>::new(material);
     let n = index.len();
+    assert!(
+        n < u32::MAX as u64,
+        "slice {material} too large for 32-bit links"
+    );
     let codes: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(UNKNOWN)).collect();
+    // Moves into the slice that are still to be found won before a position is lost; a
+    // position that cannot be lost starts beyond reach.
+    let pending: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+    let indegree: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
     let lone = material_verdict::<R>(&material, crate::core::color::Color::White).is_some();
-    let inner = |p: &Position<R>| codes[index.index(p) as usize].load(Ordering::Relaxed);
     let outer = |p: &Position<R>| value_with(p, |m| done.get(m));
     const CHUNK: u64 = 4096;
-    let mut pass = 0;
-    loop {
-        let todo = if pass == 0 {
-            n
-        } else {
-            codes
-                .par_iter()
-                .filter(|c| c.load(Ordering::Relaxed) == UNKNOWN)
-                .count() as u64
-        };
-        progress(&Event::Pass { pass, todo });
-        if todo == 0 {
-            break;
-        }
-        let changed = AtomicU64::new(0);
-        let chunks = n.div_ceil(CHUNK);
-        (0..chunks)
-            .into_par_iter()
-            .for_each_init(Vec::new, |buf, c| {
-                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                let mut seen = 0;
-                let mut decided = 0;
-                for i in start..end {
-                    let slot = &codes[i as usize];
-                    if slot.load(Ordering::Relaxed) != UNKNOWN {
-                        continue;
+    const NEVER: u32 = 1 << 30;
+    let chunks = n.div_ceil(CHUNK);
+    progress(&Event::Pass { pass: 0, todo: n });
+    (0..chunks).into_par_iter().for_each_init(
+        || (Vec::new(), Vec::new()),
+        |(buf, inner), c| {
+            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            for i in start..end {
+                let code = match index.position(i) {
+                    None => HOLE,
+                    Some(_) if lone => DRAW,
+                    Some(pos) => {
+                        let (code, can_lose) = scan(&pos, material, &index, buf, inner, &outer);
+                        if code == UNKNOWN {
+                            let extra = if can_lose { 0 } else { NEVER };
+                            pending[i as usize]
+                                .store(inner.len() as u32 + extra, Ordering::Relaxed);
+                            for &ch in inner.iter() {
+                                indegree[ch as usize].fetch_add(1, Ordering::Relaxed);
+                            }
+                        }
+                        code
                     }
-                    seen += 1;
-                    let code = match index.position(i) {
-                        None => HOLE,
-                        Some(_) if lone => DRAW,
-                        Some(pos) => evaluate(&pos, material, buf, &inner, &outer),
-                    };
-                    if code != UNKNOWN {
-                        slot.store(code, Ordering::Relaxed);
-                        decided += 1;
+                };
+                codes[i as usize].store(code, Ordering::Relaxed);
+            }
+            progress(&Event::Tick(end - start));
+        },
+    );
+    // Predecessor lists, in one array: `start[c]..start[c + 1]`.
+    let mut start = Vec::with_capacity(n as usize + 1);
+    let mut total = 0u64;
+    for d in &indegree {
+        start.push(total);
+        total += d.load(Ordering::Relaxed) as u64;
+        d.store(0, Ordering::Relaxed);
+    }
+    start.push(total);
+    let preds: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
+    let cursor = indegree;
+    progress(&Event::Pass { pass: 1, todo: n });
+    (0..chunks).into_par_iter().for_each_init(
+        || (Vec::new(), Vec::new()),
+        |(buf, inner), c| {
+            let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            for i in lo..hi {
+                if codes[i as usize].load(Ordering::Relaxed) != UNKNOWN {
+                    continue;
+                }
+                let pos = index
+                    .position(i)
+                    .expect("an undecided position is a position");
+                scan(&pos, material, &index, buf, inner, &outer);
+                for &ch in inner.iter() {
+                    let k = cursor[ch as usize].fetch_add(1, Ordering::Relaxed) as u64;
+                    preds[(start[ch as usize] + k) as usize].store(i as u32, Ordering::Relaxed);
+                }
+            }
+            progress(&Event::Tick(hi - lo));
+        },
+    );
+    drop(cursor);
+    // Spread wins and losses backwards, one ply a round.
+    let mut frontier: Vec<u32> = (0..n as u32)
+        .into_par_iter()
+        .filter(|&i| matches!(codes[i as usize].load(Ordering::Relaxed), WIN | LOSS))
+        .collect();
+    let mut round = 2;
+    while !frontier.is_empty() {
+        progress(&Event::Pass {
+            pass: round,
+            todo: frontier.len() as u64,
+        });
+        round += 1;
+        frontier = frontier
+            .par_chunks(1024)
+            .flat_map_iter(|part| {
+                let mut next = Vec::new();
+                for &c in part {
+                    let lost = codes[c as usize].load(Ordering::Relaxed) == LOSS;
+                    let (a, b) = (start[c as usize], start[c as usize + 1]);
+                    for k in a..b {
+                        let p = preds[k as usize].load(Ordering::Relaxed) as usize;
+                        let slot = &codes[p];
+                        if slot.load(Ordering::Relaxed) != UNKNOWN {
+                            continue;
+                        }
+                        let decided = if lost {
+                            Some(WIN)
+                        } else if pending[p].fetch_sub(1, Ordering::Relaxed) == 1 {
+                            Some(LOSS)
+                        } else {
+                            None
+                        };
+                        if let Some(code) = decided {
+                            if slot
+                                .compare_exchange(
+                                    UNKNOWN,
+                                    code,
+                                    Ordering::Relaxed,
+                                    Ordering::Relaxed,
+                                )
+                                .is_ok()
+                            {
+                                next.push(p as u32);
+                            }
+                        }
                     }
                 }
-                if decided > 0 {
-                    changed.fetch_add(decided, Ordering::Relaxed);
-                }
-                if seen > 0 {
-                    progress(&Event::Tick(seen));
-                }
-            });
-        pass += 1;
-        if changed.load(Ordering::Relaxed) == 0 {
-            break;
-        }
+                progress(&Event::Tick(part.len() as u64));
+                next
+            })
+            .collect();
     }
     let mut values = Packed::new(n);
     for (i, c) in codes.iter().enumerate() {
@@ -242,7 +363,10 @@ pub fn build<R: Rules>(
             path: dir.clone(),
             reason: format!("cannot start threads: {e}"),
         })?;
-    let all = Material::all::<R>(opts.pieces);
+    let all = match opts.only {
+        Some(m) => m.needed::<R>(),
+        None => Material::all::<R>(opts.pieces),
+    };
     let mut done: HashMap<Material, Slice<R>> = HashMap::new();
     for (number, &m) in all.iter().enumerate() {
         match Slice::<R>::load(&dir, variant, m) {
@@ -329,18 +453,8 @@ pub fn verify<R: Rules>(
         let t = Instant::now();
         let s = &slices[m];
         // Every successor slice must be there.
-        for dep in Material::all::<R>(m.total()) {
-            let reachable = dep.total() < m.total()
-                || (dep.total() == m.total() && dep.total_men() < m.total_men());
-            let could = dep.men[0] <= m.men[0]
-                && dep.men[1] <= m.men[1]
-                && dep.pieces(crate::core::color::Color::White)
-                    <= m.pieces(crate::core::color::Color::White)
-                && dep.pieces(crate::core::color::Color::Black)
-                    <= m.pieces(crate::core::color::Color::Black);
-            if reachable
-                && could
-                && !slices.contains_key(&dep)
+        for dep in m.needed::<R>() {
+            if !slices.contains_key(&dep)
                 && material_verdict::<R>(&dep, crate::core::color::Color::White).is_none()
             {
                 return Err(EgdbError::Missing {

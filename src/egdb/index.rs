@@ -116,6 +116,38 @@ impl Material {
     }
 }
 
+impl Material {
+    /// Whether a position of `self` can come from one of `other` by moves: no side gains
+    /// pieces, and no side gains men (kings come from men, never the reverse).
+    pub fn reachable_from(&self, other: &Material) -> bool {
+        (0..2).all(|c| self.men[c] <= other.men[c])
+            && [Color::White, Color::Black]
+                .iter()
+                .all(|&c| self.pieces(c) <= other.pieces(c))
+    }
+
+    /// The slices a build of `self` needs, `self` last, in build order.
+    pub fn needed<R: Rules>(&self) -> Vec<Material> {
+        Material::all::<R>(self.total())
+            .into_iter()
+            .filter(|d| d.reachable_from(self))
+            .collect()
+    }
+
+    /// Parse a file-name stem (`w0m2k_b0m1k`).
+    pub fn parse(text: &str) -> Option<Material> {
+        let (w, b) = text.split_once('_')?;
+        let side = |s: &str, c: char| -> Option<(u8, u8)> {
+            let s = s.strip_prefix(c)?.strip_suffix('k')?;
+            let (m, k) = s.split_once('m')?;
+            Some((m.parse().ok()?, k.parse().ok()?))
+        };
+        let (wm, wk) = side(w, 'w')?;
+        let (bm, bk) = side(b, 'b')?;
+        Some(Material::new(wm, wk, bm, bk))
+    }
+}
+
 impl fmt::Display for Material {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name())

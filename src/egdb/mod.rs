@@ -158,16 +158,7 @@ pub fn slice_path(dir: &Path, m: Material) -> PathBuf {
 
 /// The material of a slice file name (`w0m2k_b0m1k.wdl`).
 pub fn parse_slice_name(name: &str) -> Option<Material> {
-    let stem = name.strip_suffix(".wdl")?;
-    let (w, b) = stem.split_once('_')?;
-    let side = |s: &str, c: char| -> Option<(u8, u8)> {
-        let s = s.strip_prefix(c)?.strip_suffix('k')?;
-        let (m, k) = s.split_once('m')?;
-        Some((m.parse().ok()?, k.parse().ok()?))
-    };
-    let (wm, wk) = side(w, 'w')?;
-    let (bm, bk) = side(b, 'b')?;
-    Some(Material::new(wm, wk, bm, bk))
+    Material::parse(name.strip_suffix(".wdl")?)
 }
 
 /// The slice files present in a variant's directory, in build order.
