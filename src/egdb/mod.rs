@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use crate::core::color::Color;
@@ -242,7 +243,8 @@ pub fn value_with<'a, R: Rules>(
 }
 
 /// The tables of one variant, loaded on first use, for probing. A file that cannot be read
-/// is remembered with its error (reported once by [`Egdb::take_errors`]) and not tried again.
+/// is remembered with its error (reported once by [`Egdb::take_errors`]; of missing files
+/// only the first) and not tried again.
 pub struct Egdb<R: Rules> {
     dir: PathBuf,
     variant: Variant,
@@ -250,6 +252,7 @@ pub struct Egdb<R: Rules> {
     pub pieces: u32,
     slices: RwLock<HashMap<Material, Option<Arc<Slice<R>>>>>,
     errors: Mutex<Vec<EgdbError>>,
+    missing_said: AtomicBool,
 }
 
 impl<R: Rules> Egdb<R> {
@@ -261,6 +264,7 @@ impl<R: Rules> Egdb<R> {
             pieces,
             slices: RwLock::new(HashMap::new()),
             errors: Mutex::new(Vec::new()),
+            missing_said: AtomicBool::new(false),
         }
     }
 
@@ -278,7 +282,12 @@ impl<R: Rules> Egdb<R> {
         let mut map = self.slices.write().unwrap();
         map.insert(m, loaded.as_ref().ok().cloned());
         if let Err(e) = &loaded {
-            self.errors.lock().unwrap().push(e.clone());
+            // One missing file says the tables are not (all) built; the next ones add
+            // nothing. Damaged files are each said.
+            let missing = matches!(e, EgdbError::Missing { .. });
+            if !missing || !self.missing_said.swap(true, Ordering::Relaxed) {
+                self.errors.lock().unwrap().push(e.clone());
+            }
         }
         loaded
     }

@@ -25,6 +25,7 @@ use crate::core::mv::Move;
 use crate::core::patterns::IndexedPosition;
 use crate::core::position::{MoveOf, Position, WordOf};
 use crate::core::rules::Rules;
+use crate::egdb::{Egdb, Value};
 use crate::search::eval::{evaluate, Score};
 use crate::search::limits::{Budget, Limits};
 use crate::search::ordering::{pick, MoveOrdering};
@@ -39,6 +40,17 @@ pub const MAX_PLY: usize = 128;
 const WIN_BOUND: Score = MATE - 2 * MAX_PLY as Score;
 const INFINITY: Score = MATE + 1;
 const DRAW: Score = 0;
+/// A win the endgame tables report: beyond any evaluation, below every forced win the
+/// search sees itself. The evaluation (within `TABLE_SPREAD`) and the ply are added, so
+/// among table wins the search prefers the position its evaluation likes and the nearer
+/// one, and makes progress (captures, crowning, the lone piece driven to the edge).
+pub const TABLE_WIN: Score = WIN_BOUND - 2 * TABLE_SPREAD - MAX_PLY as Score;
+const TABLE_SPREAD: Score = 2_000;
+
+/// Whether a score is a win or loss the endgame tables reported.
+pub fn is_table_result(score: Score) -> bool {
+    !is_decided(score) && score.abs() >= TABLE_WIN - TABLE_SPREAD - MAX_PLY as Score
+}
 
 /// Whether a score says the game is decided (a forced win or loss).
 pub fn is_decided(score: Score) -> bool {
@@ -64,6 +76,8 @@ pub struct Control {
     /// Milliseconds after `origin` from which the move's clock runs (moved by a ponder hit).
     clock_start_ms: AtomicU64,
     nodes: AtomicU64,
+    /// Positions the endgame tables answered, by all threads.
+    table_hits: AtomicU64,
 }
 
 impl Default for Control {
@@ -81,6 +95,7 @@ impl Control {
             origin: Instant::now(),
             clock_start_ms: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
+            table_hits: AtomicU64::new(0),
         }
     }
     /// Ask every search thread to stop; takes effect within about a thousand nodes.
@@ -111,6 +126,10 @@ impl Control {
     /// Nodes searched so far, by all threads.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
+    }
+    /// Positions the endgame tables answered so far, by all threads.
+    pub fn table_hits(&self) -> u64 {
+        self.table_hits.load(Ordering::Relaxed)
     }
 }
 
@@ -169,6 +188,8 @@ pub struct Info<'a, W: Word> {
     pub time: Duration,
     /// Permille of the transposition table used by this search.
     pub hashfull: u32,
+    /// Positions the endgame tables answered so far.
+    pub table_hits: u64,
     pub pv: &'a [Move<W>],
 }
 
@@ -204,6 +225,8 @@ pub struct Job<'a, R: Rules> {
     pub multipv: usize,
     /// Trained weights for this variant; `None`: the hand-made evaluation.
     pub eval: Option<&'a TrainedWeights>,
+    /// Endgame tables to probe, if any.
+    pub egdb: Option<&'a Egdb<R>>,
 }
 
 /// What the search found.
@@ -291,6 +314,7 @@ pub fn search<R: Rules>(
 struct Worker<'a, R: Rules> {
     id: usize,
     eval: Option<&'a TrainedWeights>,
+    egdb: Option<&'a Egdb<R>>,
     root: IndexedPosition<R>,
     tt: &'a TranspositionTable,
     control: &'a Control,
@@ -355,6 +379,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         Worker {
             id,
             eval: job.eval,
+            egdb: job.egdb.filter(|e| e.pieces >= 2),
             root: IndexedPosition::new(job.root),
             tt,
             control,
@@ -523,6 +548,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                         nodes: self.control.nodes(),
                         time: self.control.elapsed(),
                         hashfull: self.tt.hashfull(),
+                        table_hits: self.control.table_hits(),
                         pv: &r.pv,
                     });
                 }
@@ -722,6 +748,24 @@ impl<'a, R: Rules> Worker<'a, R> {
         false
     }
 
+    /// The tables' score of `pos`, when it is in them.
+    #[inline]
+    fn probe_tables(&mut self, pos: &IndexedPosition<R>, ply: usize) -> Option<Score> {
+        let db = self.egdb?;
+        if pos.occupied().count() > db.pieces {
+            return None;
+        }
+        let value = db.probe(pos)?;
+        self.tick();
+        self.control.table_hits.fetch_add(1, Ordering::Relaxed);
+        let nudge = || evaluate(pos, self.eval).clamp(-TABLE_SPREAD, TABLE_SPREAD);
+        Some(match value {
+            Value::Win => TABLE_WIN + nudge() - ply as Score,
+            Value::Loss => -TABLE_WIN + nudge() + ply as Score,
+            _ => DRAW,
+        })
+    }
+
     fn terminal(&self, ply: usize) -> Score {
         if R::LOSER_WINS {
             MATE - ply as Score
@@ -748,6 +792,11 @@ impl<'a, R: Rules> Worker<'a, R> {
         beta = beta.min(MATE - ply as Score);
         if alpha >= beta {
             return alpha;
+        }
+        if ply > 0 {
+            if let Some(score) = self.probe_tables(pos, ply) {
+                return score;
+            }
         }
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply, QuietNode::Horizon);
