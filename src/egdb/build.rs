@@ -16,7 +16,9 @@ use rayon::prelude::*;
 
 use super::file::{self, Counts, Packed};
 use super::index::{slice_size, Indexer, Material};
-use super::{material_verdict, slice_path, value_with, variant_dir, EgdbError, Slice, Value};
+use super::{
+    distance_path, material_verdict, slice_path, value_with, variant_dir, EgdbError, Slice, Value,
+};
 use crate::core::movegen::Convention;
 use crate::core::position::{MoveOf, Position};
 use crate::core::rules::Rules;
@@ -185,7 +187,7 @@ fn build_slice<R: Rules>(
     material: Material,
     done: &HashMap<Material, Slice<R>>,
     progress: &(dyn Fn(&Event) + Sync),
-) -> Packed {
+) -> (Packed, Vec<u8>) {
     let index = Indexer::<R>::new(material);
     let n = index.len();
     assert!(
@@ -267,8 +269,12 @@ fn build_slice<R: Rules>(
         .into_par_iter()
         .filter(|&i| matches!(codes[i as usize].load(Ordering::Relaxed), WIN | LOSS))
         .collect();
+    // Plies to the slice's end (a capture or crowning that leaves it, or no move) under best
+    // play: the round that decided each position, 0 for those the other slices decide.
+    let distance: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
     let mut round = 2;
     while !frontier.is_empty() {
+        let plies = (round - 1).min(255) as u8;
         progress(&Event::Pass {
             pass: round,
             todo: frontier.len() as u64,
@@ -304,6 +310,7 @@ fn build_slice<R: Rules>(
                                 )
                                 .is_ok()
                             {
+                                distance[p].store(plies, Ordering::Relaxed);
                                 next.push(p as u32);
                             }
                         }
@@ -324,7 +331,8 @@ fn build_slice<R: Rules>(
         };
         values.set(i as u64, v.code());
     }
-    values
+    let distance = distance.into_iter().map(AtomicU8::into_inner).collect();
+    (values, distance)
 }
 
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), EgdbError> {
@@ -332,7 +340,9 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), EgdbError> {
         path: path.to_path_buf(),
         reason: e.to_string(),
     };
-    let tmp = path.with_extension("wdl.tmp");
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
     {
         use std::io::Write;
         let mut f = std::fs::File::create(&tmp).map_err(io)?;
@@ -389,7 +399,15 @@ pub fn build<R: Rules>(
             positions: index.len(),
         });
         let t = Instant::now();
-        let values = pool.install(|| build_slice::<R>(m, &done, progress));
+        let (values, distance) = pool.install(|| build_slice::<R>(m, &done, progress));
+        // Distances of small slices, for the search to make progress in won endings; written
+        // first, so a slice whose values are on disk has its distances too.
+        if distance.len() as u64 <= file::MAX_DISTANCE_POSITIONS {
+            write_atomically(
+                &distance_path(&dir, m),
+                &file::encode_distances(&key, m, &distance),
+            )?;
+        }
         let bytes = file::encode(&key, m, &values);
         let path = slice_path(&dir, m);
         write_atomically(&path, &bytes)?;
@@ -406,6 +424,7 @@ pub fn build<R: Rules>(
                 index,
                 values,
                 header,
+                distance: None,
             },
         );
     }

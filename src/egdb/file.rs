@@ -398,3 +398,67 @@ mod tests {
         ));
     }
 }
+
+/// Slices of up to this many positions keep a distance file.
+pub const MAX_DISTANCE_POSITIONS: u64 = 16 << 20;
+pub const DISTANCE_MAGIC: &[u8; 8] = b"DAMASDTC";
+
+/// A distance file: magic, variant key (u16 length, bytes), material (4 bytes), positions
+/// (u64), one byte a position (plies to the slice's end, 255 at most), FNV-1a 64.
+pub fn encode_distances(variant: &str, material: Material, d: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(d.len() + 64);
+    out.extend_from_slice(DISTANCE_MAGIC);
+    out.extend_from_slice(&(variant.len() as u16).to_le_bytes());
+    out.extend_from_slice(variant.as_bytes());
+    out.extend_from_slice(&[
+        material.men[0],
+        material.kings[0],
+        material.men[1],
+        material.kings[1],
+    ]);
+    out.extend_from_slice(&(d.len() as u64).to_le_bytes());
+    out.extend_from_slice(d);
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Read a distance file back, checking it against the slice it belongs to.
+pub fn decode_distances(
+    path: &Path,
+    data: &[u8],
+    variant: &str,
+    material: Material,
+    positions: u64,
+) -> Result<Vec<u8>, EgdbError> {
+    if data.len() < 16 || &data[..8] != DISTANCE_MAGIC {
+        return Err(EgdbError::Corrupt {
+            path: path.to_path_buf(),
+            reason: "not a distance file (bad magic)".into(),
+        });
+    }
+    let (body, sum) = data.split_at(data.len() - 8);
+    if fnv1a(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
+        return Err(EgdbError::Checksum {
+            path: path.to_path_buf(),
+        });
+    }
+    let mut want = encode_distances(variant, material, &[]);
+    want.truncate(want.len() - 16);
+    let head = want.len();
+    if body.len() < head + 8 || body[..head] != want[..] {
+        return Err(EgdbError::Corrupt {
+            path: path.to_path_buf(),
+            reason: format!("not the distances of {variant} {material}"),
+        });
+    }
+    let n = u64::from_le_bytes(body[head..head + 8].try_into().unwrap());
+    let d = &body[head + 8..];
+    if n != positions || d.len() as u64 != n {
+        return Err(EgdbError::Corrupt {
+            path: path.to_path_buf(),
+            reason: "wrong number of distances".into(),
+        });
+    }
+    Ok(d.to_vec())
+}

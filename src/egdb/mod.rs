@@ -157,6 +157,11 @@ pub fn slice_path(dir: &Path, m: Material) -> PathBuf {
     dir.join(format!("{}.wdl", m.name()))
 }
 
+/// The distance file of one slice (small slices only).
+pub fn distance_path(dir: &Path, m: Material) -> PathBuf {
+    dir.join(format!("{}.dtc", m.name()))
+}
+
 /// The material of a slice file name (`w0m2k_b0m1k.wdl`).
 pub fn parse_slice_name(name: &str) -> Option<Material> {
     Material::parse(name.strip_suffix(".wdl")?)
@@ -208,6 +213,8 @@ pub struct Slice<R: Rules> {
     pub index: Indexer<R>,
     pub values: file::Packed,
     pub header: Header,
+    /// Plies to the slice's end under best play, where a distance file was kept.
+    pub distance: Option<Vec<u8>>,
 }
 
 impl<R: Rules> Slice<R> {
@@ -217,11 +224,32 @@ impl<R: Rules> Slice<R> {
         let data = file::read_bytes(&path)?;
         let index = Indexer::<R>::new(m);
         let (header, values) = file::decode(&path, &data, &variant.key(), m, index.len())?;
+        let dpath = distance_path(dir, m);
+        let distance = match file::read_bytes(&dpath) {
+            Ok(d) => Some(file::decode_distances(
+                &dpath,
+                &d,
+                &variant.key(),
+                m,
+                index.len(),
+            )?),
+            Err(EgdbError::Missing { .. }) => None,
+            Err(e) => return Err(e),
+        };
         Ok(Slice {
             index,
             values,
             header,
+            distance,
         })
+    }
+
+    /// The value of `pos` and, where kept, its plies to the slice's end.
+    #[inline]
+    pub fn value_distance(&self, pos: &Position<R>) -> (Value, Option<u8>) {
+        let i = self.index.index(pos);
+        let v = Value::from_code(self.values.get(i));
+        (v, self.distance.as_ref().map(|d| d[i as usize]))
     }
     #[inline]
     pub fn value(&self, pos: &Position<R>) -> Value {
@@ -304,6 +332,19 @@ impl<R: Rules> Egdb<R> {
         }
         let s = self.slice(m)?;
         Ok(Some(s.value(pos)))
+    }
+
+    /// The value of `pos` with its plies to the end of its slice where kept (0 for values
+    /// material alone decides); `None` if it is not in a readable table.
+    pub fn probe_distance(&self, pos: &Position<R>) -> Option<(Value, Option<u8>)> {
+        let m = Material::of(pos);
+        if pos.parachutists().any() || m.total() > self.pieces {
+            return None;
+        }
+        if let Some(v) = material_verdict::<R>(&m, pos.side_to_move()) {
+            return Some((v, Some(0)));
+        }
+        self.slice(m).ok().map(|s| s.value_distance(pos))
     }
 
     /// The value of `pos`, or `None` if it is not in a readable table.

@@ -40,16 +40,19 @@ pub const MAX_PLY: usize = 128;
 const WIN_BOUND: Score = MATE - 2 * MAX_PLY as Score;
 const INFINITY: Score = MATE + 1;
 const DRAW: Score = 0;
-/// A win the endgame tables report: beyond any evaluation, below every forced win the
-/// search sees itself. The evaluation (within `TABLE_SPREAD`) and the ply are added, so
-/// among table wins the search prefers the position its evaluation likes and the nearer
-/// one, and makes progress (captures, crowning, the lone piece driven to the edge).
-pub const TABLE_WIN: Score = WIN_BOUND - 2 * TABLE_SPREAD - MAX_PLY as Score;
-const TABLE_SPREAD: Score = 2_000;
+/// The best score of a win the endgame tables report: beyond any evaluation, below every
+/// forced win the search sees itself (see `Worker::probe_tables`).
+pub const TABLE_WIN: Score = WIN_BOUND - MAX_PLY as Score;
+/// Pieces and men counted apart in table scores.
+const TABLE_PIECES: Score = 8;
+const TABLE_PIECE_STEP: Score = 256 * (TABLE_PIECES + 1);
+/// The lowest table win: TABLE_WIN less the most work a table win can have left.
+const TABLE_LOWEST: Score =
+    TABLE_WIN - TABLE_PIECES * TABLE_PIECE_STEP - TABLE_PIECES * 256 - 256 - MAX_PLY as Score;
 
 /// Whether a score is a win or loss the endgame tables reported.
 pub fn is_table_result(score: Score) -> bool {
-    !is_decided(score) && score.abs() >= TABLE_WIN - TABLE_SPREAD - MAX_PLY as Score
+    !is_decided(score) && score.abs() >= TABLE_LOWEST
 }
 
 /// Whether a score says the game is decided (a forced win or loss).
@@ -748,20 +751,34 @@ impl<'a, R: Rules> Worker<'a, R> {
         false
     }
 
-    /// The tables' score of `pos`, when it is in them.
+    /// The tables' score of `pos`, when it is in them. A table win scores below the
+    /// forced wins the search finds itself and above any evaluation, lower the more work is
+    /// left: more pieces, more men, then more plies to the end of the slice (its distance
+    /// file) or, without one, a worse evaluation for the winner. The winner thus heads for
+    /// captures, crowning and the slice's end, the loser the other way.
     #[inline]
     fn probe_tables(&mut self, pos: &IndexedPosition<R>, ply: usize) -> Option<Score> {
         let db = self.egdb?;
-        if pos.occupied().count() > db.pieces {
+        let pieces = pos.occupied().count();
+        if pieces > db.pieces {
             return None;
         }
-        let value = db.probe(pos)?;
+        let (value, distance) = db.probe_distance(pos)?;
         self.tick();
         self.control.table_hits.fetch_add(1, Ordering::Relaxed);
-        let nudge = || evaluate(pos, self.eval).clamp(-TABLE_SPREAD, TABLE_SPREAD);
+        let winner_left = |winner_eval: Score| {
+            let plies = match distance {
+                Some(d) => d as Score,
+                None => (128 - winner_eval / 8).clamp(0, 255),
+            };
+            let men = (pos.occupied() & !pos.kings()).count() as Score;
+            (pieces as Score).min(TABLE_PIECES) * TABLE_PIECE_STEP
+                + men.min(TABLE_PIECES) * 256
+                + plies
+        };
         Some(match value {
-            Value::Win => TABLE_WIN + nudge() - ply as Score,
-            Value::Loss => -TABLE_WIN + nudge() + ply as Score,
+            Value::Win => TABLE_WIN - winner_left(evaluate(pos, self.eval)) - ply as Score,
+            Value::Loss => -TABLE_WIN + winner_left(-evaluate(pos, self.eval)) + ply as Score,
             _ => DRAW,
         })
     }

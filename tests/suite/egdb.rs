@@ -376,3 +376,47 @@ fn bad_requests_are_one_line() {
     assert!(err.contains("memory"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The engine with tables converts a table win: both sides play the engine's move (the
+/// defender with the tables too), and the winner takes the last piece well within the
+/// English 40-ply no-progress count.
+#[test]
+fn search_converts_table_wins() {
+    use damas::engine::{legal_move_count, Engine, Start};
+    use damas::search::limits::Limits;
+    use damas::search::Control;
+    let dir = temp("convert");
+    cli_build(&dir, "english", &["--pieces", "3"]);
+    for fen in ["W:WK22,K23:BK1", "W:WK1,K2:BK32", "B:WK28:BK5,K6"] {
+        let mut engine = Engine::new(16);
+        engine.book = false;
+        engine.egdb_pieces = 3;
+        engine.egdb_path = Some(dir.clone());
+        let mut moves: Vec<String> = Vec::new();
+        let mut hits = 0;
+        while moves.len() < 40 {
+            if legal_move_count(Variant::English, Start::Fen(fen), &moves).unwrap() == 0 {
+                break;
+            }
+            let done = engine
+                .think(
+                    Variant::English,
+                    Start::Fen(fen),
+                    &moves,
+                    Limits::depth(8),
+                    &Control::new(false),
+                    &mut |i| hits = hits.max(i.table_hits),
+                )
+                .unwrap();
+            moves.push(done.best);
+        }
+        assert!(
+            legal_move_count(Variant::English, Start::Fen(fen), &moves).unwrap() == 0
+                && moves.len() % 2 == 1,
+            "{fen}: not won in 40 plies: {moves:?}"
+        );
+        assert!(hits > 0, "{fen}");
+        assert!(engine.take_table_errors().is_empty());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
