@@ -420,3 +420,45 @@ fn search_converts_table_wins() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The Hub: `egdb-pieces` and `egdb-path` turn the tables on, `info` counts their hits, and
+/// a damaged file is one `error` line, once, while the engine still answers with a move.
+#[test]
+fn hub_probes_and_reports_damage_once() {
+    use crate::support::hub_process::HubProcess;
+    let dir = temp("hub");
+    cli_build(&dir, "english", &["--pieces", "3"]);
+    let file = dir.join("english").join("w0m2k_b0m1k.wdl");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let mut e = HubProcess::start();
+    e.send("hub");
+    e.until("wait");
+    for line in [
+        "set-param name=variant value=english",
+        "set-param name=book value=false",
+        "set-param name=egdb-pieces value=3",
+        &format!("set-param name=egdb-path value=\"{}\"", dir.display()),
+        "init",
+    ] {
+        e.send(line);
+    }
+    e.until("ready");
+    let mut errors = 0;
+    for _ in 0..2 {
+        e.send("pos fen=W:WK22,K23:BK1");
+        e.send("level depth=6");
+        e.send("go think");
+        let lines = e.until("done");
+        assert!(lines.iter().any(|l| l.contains(" tbhits=")), "{lines:?}");
+        errors += lines
+            .iter()
+            .filter(|l| l.starts_with("error") && l.contains("w0m2k_b0m1k.wdl"))
+            .count();
+    }
+    assert_eq!(errors, 1);
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
