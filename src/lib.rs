@@ -85,6 +85,7 @@
 //! ```
 
 pub mod core;
+pub mod egdb;
 pub mod engine;
 pub mod search;
 

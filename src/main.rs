@@ -76,6 +76,12 @@ enum Command {
         multipv: usize,
         #[arg(long = "option")]
         options: Vec<String>,
+        /// Probe the endgame tables in positions of up to this many pieces (0: off).
+        #[arg(long, default_value = "0", value_parser = args::egdb_probe_pieces)]
+        egdb_pieces: u32,
+        /// The endgame tables' root directory (default: as `damas egdb`).
+        #[arg(long)]
+        egdb_path: Option<std::path::PathBuf>,
     },
     /// Search fixed positions to fixed depths (one thread): a reproducible node count and speed.
     Bench,
@@ -107,6 +113,8 @@ enum Command {
     },
     /// Build or inspect an opening book.
     Book(crate::app::book::BookArgs),
+    /// Build, probe, count and verify endgame tables (exact win/draw/loss).
+    Egdb(crate::app::egdb::EgdbArgs),
     /// Play engines against each other over the Hub protocol (and DXP).
     Match(crate::app::tournament::cli::MatchArgs),
     /// Play International games over the DamExchange Protocol (TCP), as a follower: wait for
@@ -278,9 +286,12 @@ fn run_analyse(
     moves: Option<&str>,
     search: &SearchArgs,
     multipv: usize,
+    (egdb_pieces, egdb_path): (u32, Option<std::path::PathBuf>),
 ) -> Result<(), Failure> {
     let limits = search.limits();
     let mut engine = Engine::new(search.hash);
+    engine.egdb_pieces = egdb_pieces;
+    engine.egdb_path = egdb_path;
     // Allocate the table now: a size the machine cannot give is one line and exit code 2.
     engine.set_hash(engine.hash_mb())?;
     engine.threads = search.threads;
@@ -294,6 +305,12 @@ fn run_analyse(
     let done = engine.think(variant, start, &moves, limits, &control, &mut |i| {
         let _ = writeln!(out, "{}", i.hub_line());
     })?;
+    if let Some(r) = engine.table_result(variant, start, &moves) {
+        println!("egdb result={r}");
+    }
+    for e in engine.take_table_errors() {
+        eprintln!("damas: warning: {e}");
+    }
     let mut line = format!("done move={}", done.best);
     if let Some(p) = &done.ponder {
         line.push_str(&format!(" ponder={p}"));
@@ -344,6 +361,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     match command {
         Command::Hub { log } => run_hub(log.as_deref()),
         Command::Book(args) => Ok(crate::app::book::run(args)?),
+        Command::Egdb(args) => Ok(crate::app::egdb::run(args)?),
         Command::Match(args) => Ok(crate::app::tournament::cli::run(args)?),
         Command::Dxp(args) => Ok(crate::app::dxp::run(args)?),
         Command::Selfplay(args) => {
@@ -376,9 +394,19 @@ fn run(cli: Cli) -> Result<(), Failure> {
             search,
             multipv,
             options,
+            egdb_pieces,
+            egdb_path,
         } => {
             let v = variant_with_options(&variant, &options)?;
-            run_analyse(v, fen.as_deref(), moves.as_deref(), &search, multipv)
+            let tables = (egdb_pieces, egdb_path);
+            run_analyse(
+                v,
+                fen.as_deref(),
+                moves.as_deref(),
+                &search,
+                multipv,
+                tables,
+            )
         }
         Command::Bench => {
             run_bench();

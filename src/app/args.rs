@@ -50,6 +50,14 @@ pub fn book_plies(s: &str) -> Result<u32, OutOfRange> {
     limits::BOOK_PLIES.parse_u32(s)
 }
 
+pub fn egdb_pieces(s: &str) -> Result<u32, OutOfRange> {
+    limits::EGDB_PIECES.parse_u32(s)
+}
+
+pub fn egdb_probe_pieces(s: &str) -> Result<u32, OutOfRange> {
+    limits::EGDB_PROBE_PIECES.parse_u32(s)
+}
+
 pub fn book_margin(s: &str) -> Result<f64, OutOfRange> {
     limits::BOOK_MARGIN.parse(s)
 }

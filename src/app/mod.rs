@@ -5,6 +5,7 @@ pub mod args;
 pub mod bench;
 pub mod book;
 pub mod dxp;
+pub mod egdb;
 pub mod hub;
 pub mod play;
 pub mod selfplay;

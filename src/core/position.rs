@@ -179,6 +179,24 @@ impl<R: Rules> Position<R> {
         p
     }
 
+    /// A position from its boards, without a hash (for table builders that only generate
+    /// moves; the caller guarantees the setup is valid for the variant).
+    #[inline]
+    pub(crate) fn from_boards_unhashed(
+        by_color: [WordOf<R>; 2],
+        kings: WordOf<R>,
+        side: Color,
+    ) -> Self {
+        Position {
+            by_color,
+            kings,
+            paras: <WordOf<R> as Word>::ZERO,
+            side,
+            hash: 0,
+            _rules: PhantomData,
+        }
+    }
+
     /// Check a setup against the variant's rules.
     pub fn from_setup(s: &Setup<WordOf<R>>) -> Result<Self, PositionError> {
         let valid = Bitboard(R::G::VALID);

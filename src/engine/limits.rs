@@ -81,6 +81,10 @@ pub const MAX_PLIES: Whole = Whole {
 };
 /// How deep, in plies from the start, a book is built.
 pub const BOOK_PLIES: Whole = Whole { min: 1, max: 60 };
+/// Pieces of an endgame table build or probe (what memory allows is checked apart).
+pub const EGDB_PIECES: Whole = Whole { min: 2, max: 64 };
+/// Pieces up to which the search probes the endgame tables (0: not at all).
+pub const EGDB_PROBE_PIECES: Whole = Whole { min: 0, max: 12 };
 
 /// A number outside its range, or not a number at all.
 #[derive(Clone, PartialEq, Eq, Debug)]

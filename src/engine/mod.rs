@@ -8,9 +8,11 @@ pub mod weights;
 
 pub use score::{parse_score, score_text};
 
+use std::any::Any;
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use book::Book;
@@ -23,6 +25,7 @@ use crate::core::notation::{
 use crate::core::position::Position;
 use crate::core::rules::Rules;
 use crate::core::variant::Variant;
+use crate::egdb::{self, Egdb, EgdbError};
 use crate::search::eval::Score;
 use crate::search::limits::Limits;
 use crate::search::trained::{TrainedWeights, WeightsError};
@@ -94,6 +97,8 @@ pub struct TextInfo {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Positions the endgame tables answered (0 without tables).
+    pub table_hits: u64,
     pub pv: Vec<String>,
 }
 
@@ -123,6 +128,9 @@ impl TextInfo {
         );
         if self.lines > 1 {
             s.push_str(&format!(" multipv={}", self.multipv));
+        }
+        if self.table_hits > 0 {
+            s.push_str(&format!(" tbhits={}", self.table_hits));
         }
         s.push_str(&format!(" pv=\"{}\"", self.pv.join(" ")));
         s
@@ -164,6 +172,21 @@ pub struct Engine {
     pub book_file: Option<Arc<Book>>,
     /// Trained weights used instead of the shipped ones for their variant (`eval-file`).
     pub eval_file: Option<(Variant, Arc<TrainedWeights>)>,
+    /// Where the endgame tables are (`None`: [`egdb::default_dir`]).
+    pub egdb_path: Option<PathBuf>,
+    /// Probe the tables in positions of at most this many pieces (0: no tables).
+    pub egdb_pieces: u32,
+    /// The tables of the variant last searched, with their errors not yet reported.
+    tables: Mutex<Option<Tables>>,
+}
+
+/// One variant's tables, typed away so the engine holds any variant's.
+struct Tables {
+    variant: Variant,
+    root: PathBuf,
+    pieces: u32,
+    db: Arc<dyn Any + Send + Sync>,
+    errors: Arc<dyn Fn() -> Vec<EgdbError> + Send + Sync>,
 }
 
 /// Default of [`Engine::book_margin`], in men. Narrow on purpose: the book's scores come from
@@ -230,7 +253,60 @@ impl Engine {
             book_margin: DEFAULT_BOOK_MARGIN,
             book_file: None,
             eval_file: None,
+            egdb_path: None,
+            egdb_pieces: 0,
+            tables: Mutex::new(None),
         }
+    }
+
+    /// The endgame tables of `variant` as configured (opened once, files read on first use).
+    fn tables_for<R: Rules>(&self, variant: Variant) -> Option<Arc<Egdb<R>>> {
+        if self.egdb_pieces < 2 {
+            return None;
+        }
+        let root = self.egdb_path.clone().unwrap_or_else(egdb::default_dir);
+        let mut slot = self.tables.lock().unwrap();
+        if let Some(t) = slot.as_ref() {
+            if t.variant == variant && t.root == root && t.pieces == self.egdb_pieces {
+                if let Ok(db) = Arc::clone(&t.db).downcast::<Egdb<R>>() {
+                    return Some(db);
+                }
+            }
+        }
+        let db = Arc::new(Egdb::<R>::new(&root, variant, self.egdb_pieces));
+        let handle = Arc::clone(&db);
+        *slot = Some(Tables {
+            variant,
+            root,
+            pieces: self.egdb_pieces,
+            db: Arc::clone(&db) as Arc<dyn Any + Send + Sync>,
+            errors: Arc::new(move || handle.take_errors()),
+        });
+        Some(db)
+    }
+
+    /// The endgame tables' value (`win`, `draw`, `loss` for the side to move) of the
+    /// position reached from `start` by `moves`, when tables are on and hold it.
+    pub fn table_result<S: AsRef<str>>(
+        &self,
+        variant: Variant,
+        start: Start<'_>,
+        moves: &[S],
+    ) -> Option<&'static str> {
+        with_rules!(variant, R => {
+            let game = line::<R, S>(start, moves, self.draw.unwrap_or(R::DRAW)).ok()?;
+            let db = self.tables_for::<R>(variant)?;
+            db.probe(game.position()).map(|v| v.name())
+        })
+    }
+
+    /// Table files that could not be read since the last call, each reported once (the
+    /// search goes on without them).
+    pub fn take_table_errors(&self) -> Vec<String> {
+        let slot = self.tables.lock().unwrap();
+        slot.as_ref()
+            .map(|t| (t.errors)().iter().map(|e| e.to_string()).collect())
+            .unwrap_or_default()
     }
 
     /// Allocate a hash table of `mb` MB now (its contents are lost), freeing the old table
@@ -376,7 +452,9 @@ impl Engine {
                 return Ok(done);
             }
         }
+        let tables = self.tables_for::<R>(variant);
         let job = Job {
+            egdb: tables.as_deref(),
             eval: self.weights_for(variant),
             root: *game.position(),
             history: game.reversible_history(),
@@ -397,6 +475,7 @@ impl Engine {
                 nodes: i.nodes,
                 time: i.time,
                 hashfull: i.hashfull,
+                table_hits: i.table_hits,
                 pv: i.pv.iter().map(move_text::<R>).collect(),
             })
         };
@@ -457,6 +536,7 @@ impl Engine {
             nodes: 0,
             time: control.elapsed(),
             hashfull: 0,
+            table_hits: 0,
             pv: pv.clone(),
         });
         while (limits.infinite || control.pondering()) && !control.stopped() {

@@ -25,6 +25,7 @@ use crate::core::mv::Move;
 use crate::core::patterns::IndexedPosition;
 use crate::core::position::{MoveOf, Position, WordOf};
 use crate::core::rules::Rules;
+use crate::egdb::{Egdb, Value};
 use crate::search::eval::{evaluate, Score};
 use crate::search::limits::{Budget, Limits};
 use crate::search::ordering::{pick, MoveOrdering};
@@ -39,6 +40,20 @@ pub const MAX_PLY: usize = 128;
 const WIN_BOUND: Score = MATE - 2 * MAX_PLY as Score;
 const INFINITY: Score = MATE + 1;
 const DRAW: Score = 0;
+/// The best score of a win the endgame tables report: beyond any evaluation, below every
+/// forced win the search sees itself (see `Worker::probe_tables`).
+pub const TABLE_WIN: Score = WIN_BOUND - MAX_PLY as Score;
+/// Pieces and men counted apart in table scores.
+const TABLE_PIECES: Score = 8;
+const TABLE_PIECE_STEP: Score = 256 * (TABLE_PIECES + 1);
+/// The lowest table win: TABLE_WIN less the most work a table win can have left.
+const TABLE_LOWEST: Score =
+    TABLE_WIN - TABLE_PIECES * TABLE_PIECE_STEP - TABLE_PIECES * 256 - 256 - MAX_PLY as Score;
+
+/// Whether a score is a win or loss the endgame tables reported.
+pub fn is_table_result(score: Score) -> bool {
+    !is_decided(score) && score.abs() >= TABLE_LOWEST
+}
 
 /// Whether a score says the game is decided (a forced win or loss).
 pub fn is_decided(score: Score) -> bool {
@@ -64,6 +79,8 @@ pub struct Control {
     /// Milliseconds after `origin` from which the move's clock runs (moved by a ponder hit).
     clock_start_ms: AtomicU64,
     nodes: AtomicU64,
+    /// Positions the endgame tables answered, by all threads.
+    table_hits: AtomicU64,
 }
 
 impl Default for Control {
@@ -81,6 +98,7 @@ impl Control {
             origin: Instant::now(),
             clock_start_ms: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
+            table_hits: AtomicU64::new(0),
         }
     }
     /// Ask every search thread to stop; takes effect within about a thousand nodes.
@@ -111,6 +129,10 @@ impl Control {
     /// Nodes searched so far, by all threads.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
+    }
+    /// Positions the endgame tables answered so far, by all threads.
+    pub fn table_hits(&self) -> u64 {
+        self.table_hits.load(Ordering::Relaxed)
     }
 }
 
@@ -169,6 +191,8 @@ pub struct Info<'a, W: Word> {
     pub time: Duration,
     /// Permille of the transposition table used by this search.
     pub hashfull: u32,
+    /// Positions the endgame tables answered so far.
+    pub table_hits: u64,
     pub pv: &'a [Move<W>],
 }
 
@@ -204,6 +228,8 @@ pub struct Job<'a, R: Rules> {
     pub multipv: usize,
     /// Trained weights for this variant; `None`: the hand-made evaluation.
     pub eval: Option<&'a TrainedWeights>,
+    /// Endgame tables to probe, if any.
+    pub egdb: Option<&'a Egdb<R>>,
 }
 
 /// What the search found.
@@ -291,6 +317,7 @@ pub fn search<R: Rules>(
 struct Worker<'a, R: Rules> {
     id: usize,
     eval: Option<&'a TrainedWeights>,
+    egdb: Option<&'a Egdb<R>>,
     root: IndexedPosition<R>,
     tt: &'a TranspositionTable,
     control: &'a Control,
@@ -355,6 +382,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         Worker {
             id,
             eval: job.eval,
+            egdb: job.egdb.filter(|e| e.pieces >= 2),
             root: IndexedPosition::new(job.root),
             tt,
             control,
@@ -523,6 +551,7 @@ impl<'a, R: Rules> Worker<'a, R> {
                         nodes: self.control.nodes(),
                         time: self.control.elapsed(),
                         hashfull: self.tt.hashfull(),
+                        table_hits: self.control.table_hits(),
                         pv: &r.pv,
                     });
                 }
@@ -722,6 +751,38 @@ impl<'a, R: Rules> Worker<'a, R> {
         false
     }
 
+    /// The tables' score of `pos`, when it is in them. A table win scores below the
+    /// forced wins the search finds itself and above any evaluation, lower the more work is
+    /// left: more pieces, more men, then more plies to the end of the slice (its distance
+    /// file) or, without one, a worse evaluation for the winner. The winner thus heads for
+    /// captures, crowning and the slice's end, the loser the other way.
+    #[inline]
+    fn probe_tables(&mut self, pos: &IndexedPosition<R>, ply: usize) -> Option<Score> {
+        let db = self.egdb?;
+        let pieces = pos.occupied().count();
+        if pieces > db.pieces {
+            return None;
+        }
+        let (value, distance) = db.probe_distance(pos)?;
+        self.tick();
+        self.control.table_hits.fetch_add(1, Ordering::Relaxed);
+        let winner_left = |winner_eval: Score| {
+            let plies = match distance {
+                Some(d) => d as Score,
+                None => (128 - winner_eval / 8).clamp(0, 255),
+            };
+            let men = (pos.occupied() & !pos.kings()).count() as Score;
+            (pieces as Score).min(TABLE_PIECES) * TABLE_PIECE_STEP
+                + men.min(TABLE_PIECES) * 256
+                + plies
+        };
+        Some(match value {
+            Value::Win => TABLE_WIN - winner_left(evaluate(pos, self.eval)) - ply as Score,
+            Value::Loss => -TABLE_WIN + winner_left(-evaluate(pos, self.eval)) + ply as Score,
+            _ => DRAW,
+        })
+    }
+
     fn terminal(&self, ply: usize) -> Score {
         if R::LOSER_WINS {
             MATE - ply as Score
@@ -748,6 +809,11 @@ impl<'a, R: Rules> Worker<'a, R> {
         beta = beta.min(MATE - ply as Score);
         if alpha >= beta {
             return alpha;
+        }
+        if ply > 0 {
+            if let Some(score) = self.probe_tables(pos, ply) {
+                return score;
+            }
         }
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply, QuietNode::Horizon);

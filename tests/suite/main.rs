@@ -13,6 +13,7 @@ mod cli;
 mod differential;
 mod draw;
 mod dxp;
+mod egdb;
 mod hardening_cli;
 mod hardening_engine;
 mod hardening_one_way;

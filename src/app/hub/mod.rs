@@ -174,6 +174,10 @@ pub struct Session {
     /// read for (empty: the shipped weights).
     eval_path: String,
     eval_file: Option<(Variant, Arc<TrainedWeights>)>,
+    /// `egdb-path`: the endgame tables' root directory (empty: the default directory).
+    egdb_path: String,
+    /// `egdb-pieces`: probe the tables up to this many pieces (0: off).
+    egdb_pieces: u32,
     position: Option<GamePosition>,
     level: Option<Limits>,
     search: Option<Search>,
@@ -196,6 +200,8 @@ impl Session {
             book_file: None,
             eval_path: String::new(),
             eval_file: None,
+            egdb_path: String::new(),
+            egdb_pieces: 0,
             position: None,
             level: None,
             search: None,
@@ -364,6 +370,16 @@ impl Session {
             "param name=eval-file value={} type=string",
             quote(&self.eval_path)
         ));
+        self.out.line(&format!(
+            "param name=egdb-path value={} type=string",
+            quote(&self.egdb_path)
+        ));
+        self.out.line(&format!(
+            "param name=egdb-pieces value={} type=int min={} max={}",
+            self.egdb_pieces,
+            limits::EGDB_PROBE_PIECES.min,
+            limits::EGDB_PROBE_PIECES.max
+        ));
         for (name, value) in &self.options {
             self.out
                 .line(&format!("param name={name} value={value} type=bool"));
@@ -425,6 +441,10 @@ impl Session {
                     Some(Arc::new(b))
                 };
                 self.book_path = path.to_string();
+            }
+            "egdb-path" => self.egdb_path = value.trim().to_string(),
+            "egdb-pieces" => {
+                self.egdb_pieces = parse_int(name, value, limits::EGDB_PROBE_PIECES)? as u32
             }
             "eval-file" => {
                 let path = value.trim();
@@ -510,6 +530,8 @@ impl Session {
             e.book_margin = self.book_margin;
             e.book_file = self.book_file.clone();
             e.eval_file = self.eval_file.clone();
+            e.egdb_path = (!self.egdb_path.is_empty()).then(|| self.egdb_path.clone().into());
+            e.egdb_pieces = self.egdb_pieces;
             e.multipv = if mode.starts_with("analy") {
                 self.multipv
             } else {
@@ -532,6 +554,10 @@ impl Session {
                     &c,
                     &mut |i| out.line(&i.hub_line()),
                 );
+                // A table file that cannot be read is said once; the search went on without.
+                for e in engine.take_table_errors() {
+                    out.error(&e);
+                }
                 match result {
                     Ok(d) => {
                         let mut line = format!("done move={}", d.best);

@@ -1,0 +1,360 @@
+//! Endgame databases: the exact win/draw/loss value of every position of a few pieces, for
+//! any variant, built by value iteration over the move generator and stored per material
+//! slice (see the README's *Endgame databases*).
+//!
+//! A table's value is the game-theoretic result with both sides playing perfectly under the
+//! variant's move rules and its material draws (`Lone`: Brazilian's king against king,
+//! Turkish piece against piece); the no-progress counters and repetition are not part of
+//! it. This layer uses only [`crate::core`].
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+use crate::core::color::Color;
+use crate::core::position::Position;
+use crate::core::rules::{Lone, Rules};
+use crate::core::variant::Variant;
+
+pub mod build;
+pub mod file;
+pub mod index;
+
+pub use build::{build, memory_estimate, verify, BuildOptions, Event, VerifyReport};
+pub use file::{Counts, Header};
+pub use index::{Indexer, Material};
+
+/// A position's value for the side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Value {
+    Win,
+    Draw,
+    Loss,
+    /// Not a position (a hole of the index); never returned by a probe.
+    Invalid,
+}
+
+impl Value {
+    /// The two-bit code stored on disk.
+    pub const fn code(self) -> u8 {
+        match self {
+            Value::Draw => 0,
+            Value::Win => 1,
+            Value::Loss => 2,
+            Value::Invalid => 3,
+        }
+    }
+    pub const fn from_code(c: u8) -> Value {
+        match c & 3 {
+            0 => Value::Draw,
+            1 => Value::Win,
+            2 => Value::Loss,
+            _ => Value::Invalid,
+        }
+    }
+    /// The value for the other side.
+    pub const fn flip(self) -> Value {
+        match self {
+            Value::Win => Value::Loss,
+            Value::Loss => Value::Win,
+            v => v,
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            Value::Win => "win",
+            Value::Draw => "draw",
+            Value::Loss => "loss",
+            Value::Invalid => "invalid",
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a table could not be read, built or probed. Every variant names the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EgdbError {
+    /// The slice's file is not there (not built yet).
+    Missing { path: PathBuf },
+    /// The file could not be read or written.
+    Io { path: PathBuf, reason: String },
+    /// The file's checksum does not match its contents.
+    Checksum { path: PathBuf },
+    /// The file is not a table or its contents contradict its header.
+    Corrupt { path: PathBuf, reason: String },
+    /// The file was built for another variant.
+    WrongVariant {
+        path: PathBuf,
+        found: String,
+        expected: String,
+    },
+}
+
+impl fmt::Display for EgdbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EgdbError::Missing { path } => {
+                write!(f, "endgame table '{}' is missing", path.display())
+            }
+            EgdbError::Io { path, reason } => {
+                write!(f, "endgame table '{}': {reason}", path.display())
+            }
+            EgdbError::Checksum { path } => write!(
+                f,
+                "endgame table '{}' is corrupt: checksum mismatch",
+                path.display()
+            ),
+            EgdbError::Corrupt { path, reason } => {
+                write!(f, "endgame table '{}' is corrupt: {reason}", path.display())
+            }
+            EgdbError::WrongVariant {
+                path,
+                found,
+                expected,
+            } => write!(
+                f,
+                "endgame table '{}' is for {found}, not {expected}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EgdbError {}
+
+/// The default directory of the tables: `$XDG_DATA_HOME/damas/egdb`, or
+/// `$HOME/.local/share/damas/egdb`, or `./damas-egdb` when neither is set.
+pub fn default_dir() -> PathBuf {
+    let xdg = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty());
+    if let Some(x) = xdg {
+        return PathBuf::from(x).join("damas").join("egdb");
+    }
+    match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+        Some(h) => PathBuf::from(h)
+            .join(".local")
+            .join("share")
+            .join("damas")
+            .join("egdb"),
+        None => PathBuf::from("damas-egdb"),
+    }
+}
+
+/// The directory of one variant's tables under `root`: its key with blanks as `_`
+/// (`english`, `english_mandatory-capture=false`).
+pub fn variant_dir(root: &Path, variant: Variant) -> PathBuf {
+    root.join(variant.key().replace(' ', "_"))
+}
+
+/// The file of one slice.
+pub fn slice_path(dir: &Path, m: Material) -> PathBuf {
+    dir.join(format!("{}.wdl", m.name()))
+}
+
+/// The distance file of one slice (small slices only).
+pub fn distance_path(dir: &Path, m: Material) -> PathBuf {
+    dir.join(format!("{}.dtc", m.name()))
+}
+
+/// The material of a slice file name (`w0m2k_b0m1k.wdl`).
+pub fn parse_slice_name(name: &str) -> Option<Material> {
+    Material::parse(name.strip_suffix(".wdl")?)
+}
+
+/// The slice files present in a variant's directory, in build order.
+pub fn list_slices(dir: &Path) -> Vec<(Material, PathBuf)> {
+    let mut out: Vec<(Material, PathBuf)> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            Some((parse_slice_name(&name)?, e.path()))
+        })
+        .collect();
+    out.sort_by_key(|(m, _)| (m.total(), m.total_men(), *m));
+    out
+}
+
+/// The value material alone decides: the side to move without pieces has no move (a loss,
+/// or a win where the side without moves wins), and the variant's lone-piece draws.
+pub fn material_verdict<R: Rules>(m: &Material, side: Color) -> Option<Value> {
+    if m.pieces(side) == 0 {
+        return Some(if R::LOSER_WINS {
+            Value::Win
+        } else {
+            Value::Loss
+        });
+    }
+    if m.pieces(side.opposite()) == 0 {
+        // Not reachable by a move (the mover never loses all its pieces); kept total.
+        return Some(if R::LOSER_WINS {
+            Value::Loss
+        } else {
+            Value::Win
+        });
+    }
+    let one_each = m.pieces(Color::White) == 1 && m.pieces(Color::Black) == 1;
+    match R::DRAW.lone {
+        Lone::PieceEach if one_each => Some(Value::Draw),
+        Lone::KingEach if one_each && m.kings == [1, 1] => Some(Value::Draw),
+        _ => None,
+    }
+}
+
+/// One loaded slice: its index and values.
+pub struct Slice<R: Rules> {
+    pub index: Indexer<R>,
+    pub values: file::Packed,
+    pub header: Header,
+    /// Plies to the slice's end under best play, where a distance file was kept.
+    pub distance: Option<Vec<u8>>,
+}
+
+impl<R: Rules> Slice<R> {
+    /// Read a slice's file, checking checksum, variant, material and size.
+    pub fn load(dir: &Path, variant: Variant, m: Material) -> Result<Self, EgdbError> {
+        let path = slice_path(dir, m);
+        let data = file::read_bytes(&path)?;
+        let index = Indexer::<R>::new(m);
+        let (header, values) = file::decode(&path, &data, &variant.key(), m, index.len())?;
+        let dpath = distance_path(dir, m);
+        let distance = match file::read_bytes(&dpath) {
+            Ok(d) => Some(file::decode_distances(
+                &dpath,
+                &d,
+                &variant.key(),
+                m,
+                index.len(),
+            )?),
+            Err(EgdbError::Missing { .. }) => None,
+            Err(e) => return Err(e),
+        };
+        Ok(Slice {
+            index,
+            values,
+            header,
+            distance,
+        })
+    }
+
+    /// The value of `pos` and, where kept, its plies to the slice's end.
+    #[inline]
+    pub fn value_distance(&self, pos: &Position<R>) -> (Value, Option<u8>) {
+        let i = self.index.index(pos);
+        let v = Value::from_code(self.values.get(i));
+        (v, self.distance.as_ref().map(|d| d[i as usize]))
+    }
+    #[inline]
+    pub fn value(&self, pos: &Position<R>) -> Value {
+        Value::from_code(self.values.get(self.index.index(pos)))
+    }
+}
+
+/// The value of `pos` from loaded slices (`get`), or `None` when its slice is not there.
+#[inline]
+pub fn value_with<'a, R: Rules>(
+    pos: &Position<R>,
+    get: impl Fn(&Material) -> Option<&'a Slice<R>>,
+) -> Option<Value> {
+    let m = Material::of(pos);
+    if let Some(v) = material_verdict::<R>(&m, pos.side_to_move()) {
+        return Some(v);
+    }
+    get(&m).map(|s| s.value(pos))
+}
+
+/// The tables of one variant, loaded on first use, for probing. A file that cannot be read
+/// is remembered with its error (reported once by [`Egdb::take_errors`]; of missing files
+/// only the first) and not tried again.
+pub struct Egdb<R: Rules> {
+    dir: PathBuf,
+    variant: Variant,
+    /// Probe positions of at most this many pieces.
+    pub pieces: u32,
+    slices: RwLock<HashMap<Material, Option<Arc<Slice<R>>>>>,
+    errors: Mutex<Vec<EgdbError>>,
+    missing_said: AtomicBool,
+}
+
+impl<R: Rules> Egdb<R> {
+    /// The tables of `variant` under `root` (the variant's directory is below it).
+    pub fn new(root: &Path, variant: Variant, pieces: u32) -> Self {
+        Egdb {
+            dir: variant_dir(root, variant),
+            variant,
+            pieces,
+            slices: RwLock::new(HashMap::new()),
+            errors: Mutex::new(Vec::new()),
+            missing_said: AtomicBool::new(false),
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn slice(&self, m: Material) -> Result<Arc<Slice<R>>, EgdbError> {
+        if let Some(s) = self.slices.read().unwrap().get(&m) {
+            return s.clone().ok_or_else(|| EgdbError::Missing {
+                path: slice_path(&self.dir, m),
+            });
+        }
+        let loaded = Slice::<R>::load(&self.dir, self.variant, m).map(Arc::new);
+        let mut map = self.slices.write().unwrap();
+        map.insert(m, loaded.as_ref().ok().cloned());
+        if let Err(e) = &loaded {
+            // One missing file says the tables are not (all) built; the next ones add
+            // nothing. Damaged files are each said.
+            let missing = matches!(e, EgdbError::Missing { .. });
+            if !missing || !self.missing_said.swap(true, Ordering::Relaxed) {
+                self.errors.lock().unwrap().push(e.clone());
+            }
+        }
+        loaded
+    }
+
+    /// The value of `pos`, an error if its slice cannot be read, `Ok(None)` if it is beyond
+    /// the tables (more pieces than `pieces`, or parachutists).
+    pub fn probe_checked(&self, pos: &Position<R>) -> Result<Option<Value>, EgdbError> {
+        let m = Material::of(pos);
+        if pos.parachutists().any() || m.total() > self.pieces {
+            return Ok(None);
+        }
+        if let Some(v) = material_verdict::<R>(&m, pos.side_to_move()) {
+            return Ok(Some(v));
+        }
+        let s = self.slice(m)?;
+        Ok(Some(s.value(pos)))
+    }
+
+    /// The value of `pos` with its plies to the end of its slice where kept (0 for values
+    /// material alone decides); `None` if it is not in a readable table.
+    pub fn probe_distance(&self, pos: &Position<R>) -> Option<(Value, Option<u8>)> {
+        let m = Material::of(pos);
+        if pos.parachutists().any() || m.total() > self.pieces {
+            return None;
+        }
+        if let Some(v) = material_verdict::<R>(&m, pos.side_to_move()) {
+            return Some((v, Some(0)));
+        }
+        self.slice(m).ok().map(|s| s.value_distance(pos))
+    }
+
+    /// The value of `pos`, or `None` if it is not in a readable table.
+    #[inline]
+    pub fn probe(&self, pos: &Position<R>) -> Option<Value> {
+        self.probe_checked(pos).ok().flatten()
+    }
+
+    /// Errors met since the last call, each once.
+    pub fn take_errors(&self) -> Vec<EgdbError> {
+        std::mem::take(&mut *self.errors.lock().unwrap())
+    }
+}
