@@ -5,6 +5,7 @@ pub mod args;
 pub mod bench;
 pub mod book;
 pub mod dxp;
+pub mod gui;
 pub mod hub;
 pub mod play;
 pub mod selfplay;
