@@ -12,6 +12,7 @@ mod book;
 mod cli;
 mod differential;
 mod draw;
+mod gui;
 mod hardening_cli;
 mod hardening_engine;
 mod hardening_one_way;
