@@ -525,3 +525,41 @@ fn a_whole_international_game() {
 fn a_whole_dameo_game() {
     whole_game::<Dameo>("dameo", 0x1234_5678_9abc_def1);
 }
+
+/// The page in a real browser: headless Debian `chromium` with `chromium-driver`, driven by
+/// Selenium from the Python named by `DAMAS_SELENIUM_PYTHON` (default `target/venv/bin/python`;
+/// `.ci/run` installs all three). Screenshots go to `target/gui-screens/`; with
+/// `DAMAS_GUI_SCREENSHOTS=1` the README's are refreshed in `src/app/gui/screenshots/`.
+mod browser {
+    use super::Gui;
+    use std::path::PathBuf;
+    use std::process::Command;
+
+    #[test]
+    #[ignore = "needs chromium, chromium-driver and selenium; run by .ci/run"]
+    fn clicks_moves_sees_the_engine_and_loads_a_fen() {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let python = std::env::var("DAMAS_SELENIUM_PYTHON")
+            .map(PathBuf::from)
+            .unwrap_or_else(|_| root.join("target/venv/bin/python"));
+        let gui = Gui::start();
+        let mut command = Command::new(&python);
+        command
+            .arg(root.join("tests/gui/browser_check.py"))
+            .arg(format!("http://{}/", gui.host()))
+            .arg(root.join("target/gui-screens"));
+        if std::env::var("DAMAS_GUI_SCREENSHOTS").is_ok_and(|v| v == "1") {
+            command.arg(root.join("src/app/gui/screenshots"));
+        }
+        let out = command
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", python.display()));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "browser check failed\n{stdout}\n{stderr}"
+        );
+        assert!(stdout.contains("browser check passed"), "{stdout}");
+    }
+}

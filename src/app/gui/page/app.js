@@ -282,6 +282,8 @@ function showOptions(name, values) {
 
 async function newGame(extra) {
   stopAnalysis();
+  $("lines").querySelector("tbody").textContent = "";
+  $("pv").textContent = "";
   const options = {};
   for (const i of $("options").querySelectorAll("input[data-option]")) options[i.dataset.option] = i.checked;
   const body = Object.assign({
