@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 struct Gui {
     child: Child,
     port: u16,
+    stdout: BufReader<std::process::ChildStdout>,
 }
 
 impl Gui {
@@ -28,9 +29,8 @@ impl Gui {
             .spawn()
             .expect("start damas gui");
         let mut first = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut first)
-            .expect("first line");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        stdout.read_line(&mut first).expect("first line");
         let rest = first
             .trim_end()
             .strip_prefix("gui: open http://127.0.0.1:")
@@ -40,7 +40,11 @@ impl Gui {
             .and_then(|p| p.parse().ok())
             .unwrap_or_else(|| panic!("no port in {first:?}"));
         assert_ne!(port, 0);
-        Gui { child, port }
+        Gui {
+            child,
+            port,
+            stdout,
+        }
     }
 
     fn host(&self) -> String {
@@ -179,6 +183,61 @@ fn texts(state: &Value) -> BTreeSet<String> {
         .iter()
         .map(|m| m["text"].as_str().expect("text").to_string())
         .collect()
+}
+
+#[test]
+fn every_variant_is_drawn_from_its_geometry_and_notation() {
+    use damas::core::geometry::Geometry;
+    use damas::core::notation::square_name;
+    let gui = Gui::start();
+    for &v in damas::Variant::ALL {
+        let s = gui.post("/api/new", json!({"variant": v.name()}));
+        damas::with_rules!(v, R => {
+            let layout = <R as Rules>::G::LAYOUT;
+            assert_eq!(s["board"]["width"], layout.width, "{}", v.name());
+            assert_eq!(s["board"]["height"], layout.height, "{}", v.name());
+            let want: Vec<(u64, u64, String)> = <R as Rules>::G::squares()
+                .into_iter()
+                .map(|sq| {
+                    let (f, r) = <R as Rules>::G::coords(sq).expect("on the board");
+                    (f as u64, r as u64, square_name::<R>(sq))
+                })
+                .collect();
+            let got: Vec<(u64, u64, String)> = s["squares"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|q| {
+                    (
+                        q["file"].as_u64().unwrap(),
+                        q["rank"].as_u64().unwrap(),
+                        q["name"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect();
+            assert_eq!(got, want, "{}", v.name());
+            let start: Position<R> = Position::start();
+            assert_eq!(s["fen"], write_fen(&start), "{}", v.name());
+        });
+    }
+}
+
+#[test]
+fn sigterm_stops_the_server_cleanly() {
+    let mut gui = Gui::start();
+    assert_eq!(gui.get("/api/state")["variant"], "english");
+    let status = Command::new("kill")
+        .args(["-TERM", &gui.child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let mut rest = String::new();
+    gui.stdout
+        .read_to_string(&mut rest)
+        .expect("the rest of stdout");
+    assert_eq!(rest, "gui: stopped\n");
+    let code = gui.child.wait().expect("wait");
+    assert!(code.success(), "{code:?}");
 }
 
 #[test]

@@ -175,7 +175,8 @@ pub fn run(a: GuiArgs) -> Result<(), GuiError> {
     if let Some(c) = lock(&shared.search).take() {
         c.stop();
     }
-    println!("gui: stopped");
+    // Whoever started us may have closed our stdout already.
+    let _ = writeln!(std::io::stdout(), "gui: stopped");
     Ok(())
 }
 
