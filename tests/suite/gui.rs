@@ -531,6 +531,16 @@ fn whole_game<R: Rules>(variant: &str, seed: u64) {
         assert_eq!(s["fen"], write_fen(game.position()), "ply {plies}");
         if let Some(o) = game.outcome() {
             assert_eq!(s["outcome"]["result"], o.result.pdn(), "{variant}: {s}");
+            assert_eq!(
+                s["outcome"]["reason"],
+                o.termination.to_string(),
+                "{variant}: the rule that ended it"
+            );
+            eprintln!(
+                "{variant}: {plies} plies, {} ({})",
+                o.result.pdn(),
+                o.termination
+            );
             assert!(s["legal"].as_array().unwrap().is_empty());
             let (status, _) = gui.refused("POST", "/api/engine-move", Some(&json!({})));
             assert_eq!(status, 409);
