@@ -120,6 +120,8 @@ enum Command {
     /// Play International games over the DamExchange Protocol (TCP), as a follower: wait for
     /// an initiator (`--listen`, the default) or connect to one (`--connect`).
     Dxp(crate::app::dxp::DxpArgs),
+    /// Serve a board in the browser (on loopback): play and analyse any variant.
+    Gui(crate::app::gui::GuiArgs),
     /// Play the engine against itself and record every position, for `damas train`.
     Selfplay(crate::app::selfplay::SelfplayArgs),
     /// Fit the trained evaluation's weights to self-play data.
@@ -364,6 +366,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Egdb(args) => Ok(crate::app::egdb::run(args)?),
         Command::Match(args) => Ok(crate::app::tournament::cli::run(args)?),
         Command::Dxp(args) => Ok(crate::app::dxp::run(args)?),
+        Command::Gui(args) => Ok(crate::app::gui::run(args)?),
         Command::Selfplay(args) => {
             crate::app::selfplay::run(args).map_err(|e| Failure(e.to_string()))
         }

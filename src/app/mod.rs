@@ -6,6 +6,7 @@ pub mod bench;
 pub mod book;
 pub mod dxp;
 pub mod egdb;
+pub mod gui;
 pub mod hub;
 pub mod play;
 pub mod selfplay;

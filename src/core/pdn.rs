@@ -296,6 +296,16 @@ pub fn pdn_move_text<R: Rules>(position: &Position<R>, m: &MoveOf<R>) -> String 
     }
 }
 
+/// The landing squares of capture `m` in order (its last is `m.to`), one path where several
+/// lead to it; `None` for a move that is not a capture of `position`. For a board front end
+/// that lets the player click a capture square by square.
+pub fn landing_path<R: Rules>(position: &Position<R>, m: &MoveOf<R>) -> Option<Vec<Square>> {
+    if !m.is_capture() {
+        return None;
+    }
+    capture_path(position, m, None)
+}
+
 /// Whether `path` (landing squares) leads to `m` and to no other capture of the position.
 fn path_names_one<R: Rules>(position: &Position<R>, m: &MoveOf<R>, path: &[Square]) -> bool {
     let fits: Vec<MoveOf<R>> = position

@@ -14,6 +14,7 @@ mod differential;
 mod draw;
 mod dxp;
 mod egdb;
+mod gui;
 mod hardening_cli;
 mod hardening_engine;
 mod hardening_one_way;
