@@ -6,11 +6,10 @@
 //! seconds(4) from(2) to(2) count(2) captured(2 each); GAMEEND `E` reason(1) stop(1);
 //! CHAT `C` text; BACKREQ `B` move(3) colour; BACKACC `K` code. Every message ends with NUL.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use damas::core::color::Color;
@@ -22,6 +21,7 @@ use damas::core::rules::International;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::support::hub_process::HubProcess;
 use crate::support::run::damas;
 
 type I = International;
@@ -30,14 +30,14 @@ const WAIT: Duration = Duration::from_secs(30);
 
 /// A `damas dxp --listen 127.0.0.1:0` child and the address it listens on.
 struct Follower {
-    child: Child,
+    process: HubProcess,
     addr: String,
-    log: Receiver<String>,
 }
 
 impl Follower {
     fn start(extra: &[&str]) -> Follower {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_damas"));
+        command
             .args([
                 "dxp",
                 "--listen",
@@ -46,34 +46,17 @@ impl Follower {
                 "--hash",
                 "16",
             ])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn damas dxp");
-        let stdout = child.stdout.take().expect("stdout");
-        let stderr = child.stderr.take().expect("stderr");
-        let (tx, log) = channel();
-        let tx2 = tx.clone();
-        std::thread::spawn(move || {
-            for l in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = tx.send(l);
-            }
-        });
-        std::thread::spawn(move || {
-            for l in BufReader::new(stderr).lines().map_while(Result::ok) {
-                let _ = tx2.send(format!("STDERR {l}"));
-            }
-        });
-        let first = log
+            .args(extra);
+        let process = HubProcess::spawn(command);
+        let first = process
+            .lines
             .recv_timeout(WAIT)
             .expect("damas dxp says where it listens");
         let addr = first
             .strip_prefix("dxp: listening on ")
             .unwrap_or_else(|| panic!("unexpected first line {first:?}"))
             .to_string();
-        Follower { child, addr, log }
+        Follower { process, addr }
     }
 
     fn connect(&self) -> Peer {
@@ -107,14 +90,14 @@ impl Follower {
 
     /// Every line logged so far.
     fn lines(&self) -> Vec<String> {
-        self.log.try_iter().collect()
+        self.process.lines.try_iter().collect()
     }
 }
 
 impl Drop for Follower {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let _ = self.process.child.kill();
+        let _ = self.process.child.wait();
     }
 }
 
