@@ -17,7 +17,9 @@ if ! command -v slurmctld > /dev/null || ! command -v munged > /dev/null; then
         echo "slurm test skipped: slurm-wlm and munge are not installed and apt-get as root is not available"
         exit 0
     fi
-    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge > /dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    if ! apt-get install -y -qq slurm-wlm munge > /dev/null \
+        && ! { apt-get update -qq && apt-get install -y -qq slurm-wlm munge > /dev/null; }; then
         echo "slurm test skipped: apt-get could not install slurm-wlm and munge"
         exit 0
     fi
@@ -37,7 +39,7 @@ cpus="$(nproc)"
 memory="$(awk '/MemTotal/ { print int($2 / 1024 / 2) }' /proc/meminfo)"
 cat > "$base/slurm.conf" <<CONF
 ClusterName=damas-test
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=${SLURMCTLD_PORT:-6817}
 SlurmdPort=${SLURMD_PORT:-6818}
 AuthType=auth/munge
@@ -56,7 +58,7 @@ SlurmctldPidFile=$base/slurmctld.pid
 SlurmdPidFile=$base/slurmd.pid
 SlurmctldLogFile=$base/slurmctld.log
 SlurmdLogFile=$base/slurmd.log
-NodeName=$host CPUs=$cpus RealMemory=$memory State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$memory State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF="$base/slurm.conf"
