@@ -373,6 +373,20 @@ fn every_endpoint_answers() {
     let (status, _) = gui.refused("POST", "/api/draw", Some(&json!({})));
     assert_eq!(status, 409);
 
+    // Engine settings.
+    assert_eq!(gui.get("/api/settings")["hash"], 8);
+    let st = gui.post("/api/settings", json!({"hash": 16, "threads": 2}));
+    assert_eq!(st, json!({"hash": 16, "threads": 2}));
+    for bad in [
+        json!({"hash": 0}),
+        json!({"threads": 1000}),
+        json!({"hash": "big"}),
+    ] {
+        let (status, msg) = gui.refused("POST", "/api/settings", Some(&bad));
+        assert_eq!(status, 400, "{msg}");
+    }
+    assert_eq!(gui.get("/api/settings"), json!({"hash": 16, "threads": 2}));
+
     // Stop with nothing running says so.
     assert_eq!(gui.post("/api/stop", json!({}))["stopped"], false);
 }

@@ -7,7 +7,7 @@
 //! - `POST /api/new` `{variant, fen?, options?, white?, black?, movetime?, book?}`
 //! - `POST /api/move` `{move}`, `POST /api/engine-move`, `POST /api/undo`, `POST /api/redo`
 //! - `GET /api/fen`, `POST /api/fen` `{fen}`, `GET /api/pdn`, `POST /api/pdn` `{pdn}`
-//! - `POST /api/resign` `{side?}`, `POST /api/draw`
+//! - `POST /api/resign` `{side?}`, `POST /api/draw`, `GET|POST /api/settings` `{hash, threads}`
 //! - `GET /api/analyse?multipv=N[&depth=D]`: Server-Sent Events (`info`, then `done`);
 //!   `POST /api/stop` ends it. One search at a time: another gets 409.
 
@@ -82,7 +82,7 @@ struct Shared {
     /// The running search (at most one).
     search: Mutex<Option<Arc<Control>>>,
     engine: Mutex<Engine>,
-    threads: usize,
+    threads: std::sync::atomic::AtomicUsize,
     /// `Host` header values accepted (`host:port`).
     hosts: Vec<String>,
 }
@@ -151,7 +151,7 @@ pub fn run(a: GuiArgs) -> Result<(), GuiError> {
         table: Mutex::new(Table::new(variant)),
         search: Mutex::new(None),
         engine: Mutex::new(engine),
-        threads: a.threads,
+        threads: std::sync::atomic::AtomicUsize::new(a.threads),
         hosts,
     });
     while !STOP.load(Ordering::SeqCst) {
@@ -305,6 +305,8 @@ fn handle(shared: &Shared, mut request: Request) {
         ("/api/resign", Method::Post),
         ("/api/draw", Method::Post),
         ("/api/stop", Method::Post),
+        ("/api/settings", Method::Get),
+        ("/api/settings", Method::Post),
     ];
     if !known.iter().any(|(p, m)| *p == path && *m == method) {
         let answer = if known.iter().any(|(p, _)| *p == path) || path == "/api/analyse" {
@@ -342,6 +344,8 @@ fn handle(shared: &Shared, mut request: Request) {
         "/api/pdn" => load_pdn(shared, &input),
         "/api/resign" => resign(shared, &input),
         "/api/draw" => agree_draw(shared),
+        "/api/settings" if method == Method::Get => Ok(settings_json(shared)),
+        "/api/settings" => settings(shared, &input),
         "/api/stop" => {
             let stopped = lock(&shared.search).as_ref().map(|c| c.stop()).is_some();
             Ok(json!({ "stopped": stopped }))
@@ -605,6 +609,46 @@ fn agree_draw(shared: &Shared) -> Answer {
     })
 }
 
+fn settings_json(shared: &Shared) -> Value {
+    let hash = lock(&shared.engine).hash_mb();
+    json!({"hash": hash, "threads": shared.threads.load(Ordering::Relaxed)})
+}
+
+/// `{"hash": MB, "threads": N}`, within the engine's shared limits; refused while a search
+/// runs (the table cannot be replaced under it).
+fn settings(shared: &Shared, input: &Value) -> Answer {
+    use damas::engine::limits::{Whole, HASH_MB, THREADS};
+    let number = |name: &str, range: Whole| -> Result<Option<usize>, Refusal> {
+        match input.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v
+                .as_u64()
+                .filter(|n| (range.min..=range.max).contains(n))
+                .map(|n| Some(n as usize))
+                .ok_or_else(|| {
+                    Refusal::bad(format!(
+                        "'{name}' must be a whole number from {} to {}",
+                        range.min, range.max
+                    ))
+                }),
+        }
+    };
+    let hash = number("hash", HASH_MB)?;
+    let threads = number("threads", THREADS)?;
+    if lock(&shared.search).is_some() {
+        return Err(Refusal(409, "a search is running: stop it first".into()));
+    }
+    if let Some(mb) = hash {
+        lock(&shared.engine)
+            .set_hash(mb)
+            .map_err(|e| Refusal(400, e.to_string()))?;
+    }
+    if let Some(t) = threads {
+        shared.threads.store(t, Ordering::Relaxed);
+    }
+    Ok(settings_json(shared))
+}
+
 /// The search slot: taken for one search, given back when dropped.
 struct Slot<'a> {
     shared: &'a Shared,
@@ -647,7 +691,7 @@ fn engine_move(shared: &Shared) -> Answer {
         let mut e = lock(&shared.engine);
         e.book = t.book;
         e.multipv = 1;
-        e.threads = shared.threads;
+        e.threads = shared.threads.load(Ordering::Relaxed);
         e.think(
             t.variant,
             t.start(),
@@ -756,7 +800,7 @@ fn analyse(shared: &Shared, request: Request, query: &str) {
         let mut e = lock(&shared.engine);
         e.book = false;
         e.multipv = multipv.unwrap_or(1) as usize;
-        e.threads = shared.threads;
+        e.threads = shared.threads.load(Ordering::Relaxed);
         e.think(t.variant, t.start(), &t.moves, limits, &control, &mut |i| {
             if send(&mut out, "info", &info_json(i)).is_err() {
                 control.stop();

@@ -358,7 +358,18 @@ async function init() {
       $("variant").appendChild(o);
     }
     update(await api("/api/state"));
+    const st = await api("/api/settings");
+    $("hash").value = st.hash;
+    $("threads").value = st.threads;
   } catch (e) { message(e.message); }
+  $("apply-settings").addEventListener("click", async () => {
+    try {
+      const st = await api("/api/settings", { hash: parseInt($("hash").value, 10), threads: parseInt($("threads").value, 10) });
+      $("hash").value = st.hash;
+      $("threads").value = st.threads;
+      message("engine: " + st.hash + " MB, " + st.threads + " thread(s)");
+    } catch (e) { message(e.message); }
+  });
   $("variant").addEventListener("change", () => showOptions($("variant").value, []));
   $("new").addEventListener("click", () => newGame());
   $("undo").addEventListener("click", async () => {
