@@ -168,12 +168,9 @@ fn decode_block(data: &[u8], n: usize, start: u64, out: &mut Packed) -> Result<(
     Ok(())
 }
 
-/// The bytes of a slice's file.
-pub fn encode(variant: &str, material: Material, values: &Packed) -> Vec<u8> {
-    let mut counts = [0u64; 4];
-    let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+/// The variant key (u16 length, bytes) and material (4 bytes) that name a slice in both
+/// kinds of file.
+fn push_slice_key(out: &mut Vec<u8>, variant: &str, material: Material) {
     out.extend_from_slice(&(variant.len() as u16).to_le_bytes());
     out.extend_from_slice(variant.as_bytes());
     out.extend_from_slice(&[
@@ -182,6 +179,39 @@ pub fn encode(variant: &str, material: Material, values: &Packed) -> Vec<u8> {
         material.men[1],
         material.kings[1],
     ]);
+}
+
+/// `data` without its trailing checksum, once its magic and checksum are right.
+fn checked_body<'a>(
+    path: &Path,
+    data: &'a [u8],
+    magic: &[u8; 8],
+    what: &str,
+) -> Result<&'a [u8], EgdbError> {
+    if data.len() < magic.len() + 8 || &data[..magic.len()] != magic {
+        return Err(EgdbError::Corrupt {
+            path: path.to_path_buf(),
+            reason: format!("not {what} (bad magic or too short)"),
+        });
+    }
+    let (body, sum) = data.split_at(data.len() - 8);
+    let mut stored = [0u8; 8];
+    stored.copy_from_slice(sum);
+    if fnv1a(body) != u64::from_le_bytes(stored) {
+        return Err(EgdbError::Checksum {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(body)
+}
+
+/// The bytes of a slice's file.
+pub fn encode(variant: &str, material: Material, values: &Packed) -> Vec<u8> {
+    let mut counts = [0u64; 4];
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    push_slice_key(&mut out, variant, material);
     out.extend_from_slice(&values.len.to_le_bytes());
     let counts_at = out.len();
     out.extend_from_slice(&[0u8; 32]);
@@ -254,18 +284,7 @@ fn read_header(path: &Path, data: &[u8]) -> Result<(Header, usize), EgdbError> {
         path: path.to_path_buf(),
         reason,
     };
-    if data.len() < MAGIC.len() || &data[..MAGIC.len()] != MAGIC {
-        return Err(corrupt("not an endgame table (bad magic)".into()));
-    }
-    if data.len() < 8 + MAGIC.len() {
-        return Err(corrupt("file too short".into()));
-    }
-    let (body, sum) = data.split_at(data.len() - 8);
-    if fnv1a(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
-        return Err(EgdbError::Checksum {
-            path: path.to_path_buf(),
-        });
-    }
+    let body = checked_body(path, data, MAGIC, "an endgame table")?;
     let mut r = Reader {
         data: body,
         at: MAGIC.len(),
@@ -382,14 +401,7 @@ pub const DISTANCE_MAGIC: &[u8; 8] = b"DAMASDTC";
 pub fn encode_distances(variant: &str, material: Material, d: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(d.len() + 64);
     out.extend_from_slice(DISTANCE_MAGIC);
-    out.extend_from_slice(&(variant.len() as u16).to_le_bytes());
-    out.extend_from_slice(variant.as_bytes());
-    out.extend_from_slice(&[
-        material.men[0],
-        material.kings[0],
-        material.men[1],
-        material.kings[1],
-    ]);
+    push_slice_key(&mut out, variant, material);
     out.extend_from_slice(&(d.len() as u64).to_le_bytes());
     out.extend_from_slice(d);
     let sum = fnv1a(&out);
@@ -405,18 +417,7 @@ pub fn decode_distances(
     material: Material,
     positions: u64,
 ) -> Result<Vec<u8>, EgdbError> {
-    if data.len() < 16 || &data[..8] != DISTANCE_MAGIC {
-        return Err(EgdbError::Corrupt {
-            path: path.to_path_buf(),
-            reason: "not a distance file (bad magic)".into(),
-        });
-    }
-    let (body, sum) = data.split_at(data.len() - 8);
-    if fnv1a(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
-        return Err(EgdbError::Checksum {
-            path: path.to_path_buf(),
-        });
-    }
+    let body = checked_body(path, data, DISTANCE_MAGIC, "a distance file")?;
     let mut want = encode_distances(variant, material, &[]);
     want.truncate(want.len() - 16);
     let head = want.len();
