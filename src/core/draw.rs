@@ -71,6 +71,14 @@ impl DrawRules {
                     0
                 }
             }
+            Endgame::Frisian => {
+                let kings_only = w.0 == w.1 && b.0 == b.1;
+                match (kings_only, strong.0, weak.0) {
+                    (true, 2, 1) => 14,
+                    (true, 1, 1) => 4,
+                    _ => 0,
+                }
+            }
             Endgame::Russian => {
                 if lone_king(weak) && strong.1 >= 1 {
                     let on_main_road = (position.pieces(weak_color) & position.kings())

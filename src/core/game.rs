@@ -51,6 +51,8 @@ impl GameResult {
 pub enum Termination {
     /// The side to move had no legal move.
     NoMove(Color),
+    /// This side crowned a man where the first king wins.
+    Crowned(Color),
     Draw(DrawReason),
     Resignation(Color),
     /// Decided outside the rules (a tournament's adjudication, a time loss…).
@@ -61,6 +63,7 @@ impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Termination::NoMove(c) => write!(f, "{} has no legal move", c.name()),
+            Termination::Crowned(c) => write!(f, "{} crowned first", c.name()),
             Termination::Draw(r) => write!(f, "draw by {r}"),
             Termination::Resignation(c) => write!(f, "{} resigned", c.name()),
             Termination::Adjudication => f.write_str("adjudication"),
@@ -235,6 +238,12 @@ impl<R: Rules> Game<R> {
     /// The rules' verdict on the current position.
     fn judge(&self) -> Option<Outcome> {
         let mover = self.position.side_to_move();
+        if self.position.lost_by_crowning() {
+            return Some(Outcome {
+                result: GameResult::win_for(mover.opposite()),
+                termination: Termination::Crowned(mover.opposite()),
+            });
+        }
         if self.position.legal_moves().is_empty() {
             let winner = if R::LOSER_WINS {
                 mover

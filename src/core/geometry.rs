@@ -178,10 +178,24 @@ impl Layout {
                     NW => -(h + 1),
                     SE => h + 1,
                     SW => h,
-                    _ => 0,
+                    // Orthogonal steps skip the light square between: two ranks or files.
+                    N => -(w + 1),
+                    S => w + 1,
+                    E => 1,
+                    _ => -1,
                 }
             }
             _ => -DELTA[d].1 * w + DELTA[d].0,
+        }
+    }
+    /// The (file, rank) offset of one step in direction `d`. On the dark squares an
+    /// orthogonal step goes to the next dark square of the rank or file, two squares on
+    /// (Frisian's orthogonal captures); no variant plays orthogonal plain moves there.
+    pub const fn delta(&self, d: Dir) -> (i32, i32) {
+        let (df, dr) = DELTA[d];
+        match self.shape {
+            Shape::Dark if d.is_multiple_of(2) => (2 * df, 2 * dr),
+            _ => (df, dr),
         }
     }
     /// Whether a step from (file, rank) in direction `d` follows a line of the board.
@@ -189,13 +203,12 @@ impl Layout {
         if !self.on_board(file, rank) {
             return false;
         }
-        let (df, dr) = DELTA[d];
+        let (df, dr) = self.delta(d);
         if !self.on_board(file + df, rank + dr) {
             return false;
         }
         match self.shape {
-            Shape::Dark => d % 2 == 1,
-            Shape::Full => true,
+            Shape::Dark | Shape::Full => true,
             Shape::Points => d.is_multiple_of(2) || (file + rank) % 2 == 0,
         }
     }
@@ -219,8 +232,8 @@ impl Layout {
                 let mut d = 0;
                 while d < 8 {
                     if self.has_step(f as i32, r as i32, d) {
-                        let target = match self.index(f as i32 + DELTA[d].0, r as i32 + DELTA[d].1)
-                        {
+                        let (df, dr) = self.delta(d);
+                        let target = match self.index(f as i32 + df, r as i32 + dr) {
                             Some(t) => t as i32,
                             None => panic!("step leads off the layout"),
                         };
@@ -234,7 +247,9 @@ impl Layout {
         }
         out
     }
-    /// Per square, the squares `dist` steps away along a line of the board (in any direction).
+    /// Per square, the squares `dist` steps away along a line of the board (in any direction;
+    /// on dark squares along the diagonals only: the tables serve short kings, and those
+    /// capture only diagonally there).
     pub const fn rings(&self, dist: u32) -> [u128; 128] {
         let mut out = [0u128; 128];
         let mut i = 0;
@@ -244,7 +259,8 @@ impl Layout {
                 while d < 8 {
                     let (mut x, mut y) = (f as i32, r as i32);
                     let mut k = 0;
-                    while k < dist && self.has_step(x, y, d) {
+                    let line = !matches!(self.shape, Shape::Dark) || d % 2 == 1;
+                    while line && k < dist && self.has_step(x, y, d) {
                         x += DELTA[d].0;
                         y += DELTA[d].1;
                         k += 1;

@@ -118,6 +118,10 @@ impl<R: Rules, const COUNT: bool> Capture<'_, R, COUNT> {
                     | self.king_order as u64
             }
             Precedence::KingFirst => self.by_king as u64,
+            Precedence::Value { man, king } => {
+                let kings = self.kings_taken as u64;
+                ((c - kings) * man as u64 + kings * king as u64) << 1 | self.by_king as u64
+            }
         }
     }
 
@@ -135,10 +139,12 @@ impl<R: Rules, const COUNT: bool> Capture<'_, R, COUNT> {
             }
             self.counted += 1;
             // The fewest captures two orders of the same pieces need: a king turns more
-            // freely than a man, and a man on a diagonal-only board needs a closed loop of four.
+            // freely than a man, and a man jumping only diagonally on the dark squares needs
+            // a closed loop of four.
+            let diagonal_men = (R::MAN_JUMPS[0].0 | R::MAN_JUMPS[1].0) & DirSet::ORTHOGONAL.0 == 0;
             let fewest = if self.by_king || self.crowned {
                 2
-            } else if R::G::LAYOUT.shape == Shape::Dark {
+            } else if R::G::LAYOUT.shape == Shape::Dark && diagonal_men {
                 4
             } else {
                 3
@@ -242,7 +248,10 @@ impl<R: Rules, const COUNT: bool> Capture<'_, R, COUNT> {
 
     /// Jumps of a king standing on `sq`; true if any was found.
     fn king_jumps(&mut self, sq: Square, dirs: DirSet) -> bool {
-        if !R::FLYING_KINGS && !self.may_jump_from(sq) {
+        // The rings follow only the diagonals of a dark-square board.
+        let rings_cover =
+            R::G::LAYOUT.shape != Shape::Dark || R::KING_JUMPS.0 & DirSet::ORTHOGONAL.0 == 0;
+        if !R::FLYING_KINGS && rings_cover && !self.may_jump_from(sq) {
             return false;
         }
         let mut found = false;
@@ -272,17 +281,18 @@ impl<R: Rules, const COUNT: bool> Capture<'_, R, COUNT> {
                 continue;
             }
             found = true;
+            let took_king = self.enemy_kings & bit::<WordOf<R>>(v) != <WordOf<R> as Word>::ZERO;
             self.take(v);
-            self.king_landed(l0, d);
+            self.king_landed(l0, d, took_king);
             self.untake(v);
         });
         found
     }
 
-    fn king_landed(&mut self, l0: Square, d: Dir) {
+    fn king_landed(&mut self, l0: Square, d: Dir, took_king: bool) {
         let mut landings = [l0; 16];
         let mut n = 1;
-        if R::FLYING_KINGS && R::LANDING == Landing::Beyond {
+        if R::FLYING_KINGS && R::LANDING != Landing::DirectlyBehind {
             let mut p = R::G::neighbour(l0, d);
             while let Some(x) = p {
                 if !self.is_empty(x) || n == landings.len() {
@@ -305,6 +315,9 @@ impl<R: Rules, const COUNT: bool> Capture<'_, R, COUNT> {
         }
         if !found {
             let crowned = self.crowned;
+            if R::LANDING == Landing::BehindLastKing && took_king {
+                n = 1;
+            }
             for &l in &landings[..n] {
                 self.emit(l, crowned);
             }
@@ -412,6 +425,9 @@ impl<R: Rules> Position<R> {
     #[inline(always)]
     fn captures<const COUNT: bool>(&self, out: &mut Vec<MoveOf<R>>) -> (u64, bool) {
         let zero = <WordOf<R> as Word>::ZERO;
+        if self.lost_by_crowning() {
+            return (0, false);
+        }
         let us = self.side.index();
         let own = self.by_color[us];
         let enemies = self.by_color[1 - us];
@@ -472,6 +488,9 @@ impl<R: Rules> Position<R> {
 
     fn generate_quiet(&self, out: &mut Vec<MoveOf<R>>) {
         let zero = <WordOf<R> as Word>::ZERO;
+        if self.lost_by_crowning() {
+            return;
+        }
         let us = self.side.index();
         let own = self.by_color[us];
         let empty = R::G::VALID & !(own | self.by_color[1 - us]);
@@ -522,7 +541,7 @@ impl<R: Rules> Position<R> {
                 }
             }
         });
-        for from in Bitboard(own & self.kings) {
+        for from in Bitboard(own & self.kings & !self.king_at_move_limit()) {
             each_dir!(for d {
                 if !R::KING_STEPS.has(d) {
                     continue;
@@ -599,6 +618,9 @@ impl<R: Rules> Position<R> {
     fn count_single_jumps(&self) -> Option<u64> {
         if R::STRAIGHT_OPTIONAL_SEQUENCES {
             return None;
+        }
+        if self.lost_by_crowning() {
+            return Some(0);
         }
         // One copy per side, so that each side's direction sets are constants.
         match self.side {
@@ -758,6 +780,14 @@ impl<R: Rules> Position<R> {
         men_with_a_jump::<R>(jumpers, targets, empty, R::MAN_JUMPS[them]) != zero
     }
 
+    /// Whether the other side has crowned a man where that wins the game (Breakthrough):
+    /// the side to move then has no move.
+    #[inline(always)]
+    pub fn lost_by_crowning(&self) -> bool {
+        R::CROWNING_WINS
+            && self.by_color[self.side.opposite().index()] & self.kings != <WordOf<R> as Word>::ZERO
+    }
+
     /// Number of plain (non-capturing) moves, counted with board-wide shifts where it can.
     pub fn count_quiet(&self) -> u64 {
         match self.side {
@@ -769,13 +799,16 @@ impl<R: Rules> Position<R> {
     #[inline(always)]
     fn count_quiet_of<const US: usize>(&self) -> u64 {
         let us = US;
+        if self.lost_by_crowning() {
+            return 0;
+        }
         let own = self.by_color[us];
         let empty = R::G::VALID & !(own | self.by_color[1 - us]);
         let mut men = own & !self.kings & !self.paras;
         if R::FAR_RANK_FROZEN {
             men &= !R::G::mask(R::PROMOTION_SQUARES[us]);
         }
-        let kings = own & self.kings;
+        let kings = own & self.kings & !self.king_at_move_limit();
         let mut n = 0;
         each_dir!(for d {
             if R::MAN_STEPS[us].has(d) {

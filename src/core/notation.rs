@@ -8,7 +8,7 @@ use crate::core::color::Color;
 use crate::core::geometry::{Geometry, Shape};
 use crate::core::movegen::Convention;
 use crate::core::piece::{Kind, Piece};
-use crate::core::position::{MoveOf, Position, PositionError, Setup, WordOf};
+use crate::core::position::{KingRuns, MoveOf, Position, PositionError, Setup, WordOf};
 use crate::core::rules::{Numbering, Rules};
 use crate::core::square::Square;
 
@@ -42,6 +42,9 @@ pub enum NotationError {
     IllegalMove(String),
     AmbiguousMove(String),
     Position(PositionError),
+    /// A FEN's king-move section (`R…`) that is malformed, names no king of its side, counts
+    /// past the limit, or is given in a variant without the limit.
+    BadKingRun(String),
 }
 
 impl fmt::Display for NotationError {
@@ -49,6 +52,11 @@ impl fmt::Display for NotationError {
         match self {
             NotationError::Empty => write!(f, "empty text"),
             NotationError::BadSide(s) => write!(f, "bad side to move '{s}' (expected W or B)"),
+            NotationError::BadKingRun(s) => write!(
+                f,
+                "bad king-move section '{s}' (expected R then <W|B><king's square>/<moves>, \
+                 comma-separated, for a king of that side, in a variant with a king-move limit)"
+            ),
             NotationError::BadSquare(s) => write!(f, "bad square '{s}'"),
             NotationError::BadSection(s) => write!(
                 f,
@@ -211,7 +219,54 @@ pub fn parse_square<R: Rules>(s: &str) -> Result<Square, NotationError> {
 /// assert!(parse_fen::<International>("W:W3:B20").is_err());
 /// ```
 pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>, NotationError> {
-    Ok(Position::from_setup(&parse_fen_setup::<R>(text)?)?)
+    let t = text.trim().trim_matches('"').trim();
+    let t = t.strip_suffix('.').unwrap_or(t);
+    let (pieces, runs) = match t.rsplit_once(':') {
+        Some((head, last)) if last.starts_with('R') => (head, Some(last)),
+        _ => (t, None),
+    };
+    let pos = Position::from_setup(&parse_fen_setup::<R>(pieces)?)?;
+    match runs {
+        None => Ok(pos),
+        Some(section) => {
+            let runs = parse_king_runs::<R>(section, &pos)
+                .ok_or_else(|| NotationError::BadKingRun(section.to_string()))?;
+            Ok(pos.with_king_runs(runs))
+        }
+    }
+}
+
+/// The king-move section of a FEN (`RW28/3,B17/1`: White's king on 28 has made three
+/// non-capturing moves in a row, Black's on 17 one), checked against the position.
+fn parse_king_runs<R: Rules>(section: &str, pos: &Position<R>) -> Option<KingRuns> {
+    if R::KING_MOVE_LIMIT == 0 {
+        return None;
+    }
+    let mut runs = KingRuns::default();
+    let mut seen = [false; 2];
+    for item in section.strip_prefix('R')?.split(',') {
+        let color = match item.as_bytes().first()? {
+            b'W' | b'w' => Color::White,
+            b'B' | b'b' => Color::Black,
+            _ => return None,
+        };
+        let (square, count) = item[1..].split_once('/')?;
+        let square = parse_square::<R>(square).ok()?;
+        let count: u8 = count.parse().ok()?;
+        let men = pos.pieces(color) & !pos.kings();
+        let king = pos.piece_at(square) == Some(Piece::new(color, Kind::King));
+        if std::mem::replace(&mut seen[color.index()], true)
+            || !king
+            || men.count() == 0
+            || count == 0
+            || count > R::KING_MOVE_LIMIT
+        {
+            return None;
+        }
+        runs.square[color.index()] = square.index() as u8;
+        runs.count[color.index()] = count;
+    }
+    Some(runs)
 }
 
 /// Read a PDN FEN into a setup without checking it against the rules. The grammar is
@@ -320,6 +375,24 @@ pub fn write_fen<R: Rules>(pos: &Position<R>) -> String {
                 format!("{prefix}{}", square_name::<R>(sq))
             })
             .collect();
+        out.push_str(&items.join(","));
+    }
+    let runs = pos.king_runs();
+    let items: Vec<String> = [Color::White, Color::Black]
+        .into_iter()
+        .filter(|c| runs.count[c.index()] > 0)
+        .map(|c| {
+            let sq = Square::new(runs.square[c.index()]);
+            format!(
+                "{}{}/{}",
+                c.letter(),
+                square_name::<R>(sq),
+                runs.count[c.index()]
+            )
+        })
+        .collect();
+    if !items.is_empty() {
+        out.push_str(":R");
         out.push_str(&items.join(","));
     }
     out

@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::core::bitboard::Bitboard;
 use crate::core::game::{Game, GameError, GameResult};
-use crate::core::geometry::{Geometry, DELTA};
+use crate::core::geometry::{DirSet, Geometry, Shape};
 use crate::core::notation::{self, MoveText, NotationError};
 use crate::core::piece::Kind;
 use crate::core::position::{MoveOf, Position};
@@ -369,6 +369,18 @@ fn capture_path<R: Rules>(
         }
         false
     }
+    // The lines a jump may follow: on dark squares the ranks and files only where the rules
+    // capture along them.
+    let jump_dirs = R::KING_JUMPS
+        .union(R::MAN_JUMPS[0])
+        .union(R::MAN_JUMPS[1])
+        .union(R::MAN_LATER_JUMPS[0])
+        .union(R::MAN_LATER_JUMPS[1]);
+    let lines = if R::G::LAYOUT.shape == Shape::Dark && jump_dirs.0 & DirSet::ORTHOGONAL.0 == 0 {
+        DirSet::DIAGONAL
+    } else {
+        DirSet::ALL
+    };
     // Every (victim, landing square, crowned there) one jump from `sq` can make.
     let jumps = |sq: Square, king: bool, jumped: &[Square]| {
         let mut out = Vec::new();
@@ -376,7 +388,11 @@ fn capture_path<R: Rules>(
             return out;
         };
         let flying = king && R::FLYING_KINGS;
-        for (df, dr) in DELTA {
+        for d in 0..8 {
+            if !lines.has(d) {
+                continue;
+            }
+            let (df, dr) = R::G::LAYOUT.delta(d);
             let (mut x, mut y) = (f + df, r + dr);
             while let Some(s) = at(x, y) {
                 if !empty(s, jumped) || !flying {

@@ -94,6 +94,9 @@ pub enum PositionError {
     /// A man on one of its own crowning squares, where the rules never leave a man (it is
     /// crowned on arrival); the square as the variant writes it.
     ManOnCrowningSquare { color: Color, square: String },
+    /// The side to move has a king where the first king wins (Breakthrough): the game
+    /// ended before its turn.
+    CrownedToMove(Color),
 }
 
 impl fmt::Display for PositionError {
@@ -112,6 +115,11 @@ impl fmt::Display for PositionError {
                 write!(f, "this variant has no kings (men are never crowned)")
             }
             PositionError::NoPieces(c) => write!(f, "{} has no pieces", c.name()),
+            PositionError::CrownedToMove(c) => write!(
+                f,
+                "{} is to move with a king: in this variant the game ended when it crowned",
+                c.name()
+            ),
             PositionError::ManOnCrowningSquare { color, square } => write!(
                 f,
                 "a {} man on {square}, a square where it would have been crowned",
@@ -123,12 +131,34 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// Per side, the king that made that side's last non-capturing moves in a row and how
+/// many (Frisian's king-move limit). Always empty in variants without the limit, and for a
+/// side without men, to which the limit does not apply.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
+pub struct KingRuns {
+    pub square: [u8; 2],
+    pub count: [u8; 2],
+}
+
+impl KingRuns {
+    fn key(&self) -> u64 {
+        let mut h = 0;
+        for c in 0..2 {
+            if self.count[c] > 0 {
+                h ^= zobrist::king_run(c, self.square[c], self.count[c]);
+            }
+        }
+        h
+    }
+}
+
 /// A legal position of variant `R`, with its Zobrist hash kept up to date.
 pub struct Position<R: Rules> {
     pub(crate) by_color: [WordOf<R>; 2],
     pub(crate) kings: WordOf<R>,
     pub(crate) paras: WordOf<R>,
     pub(crate) side: Color,
+    pub(crate) runs: KingRuns,
     pub(crate) hash: u64,
     _rules: PhantomData<R>,
 }
@@ -145,6 +175,7 @@ impl<R: Rules> PartialEq for Position<R> {
             && self.kings == o.kings
             && self.paras == o.paras
             && self.side == o.side
+            && self.runs == o.runs
     }
 }
 impl<R: Rules> Eq for Position<R> {}
@@ -172,6 +203,7 @@ impl<R: Rules> Position<R> {
             kings: s.kings.0,
             paras: s.parachutists.0,
             side: s.side,
+            runs: KingRuns::default(),
             hash: 0,
             _rules: PhantomData,
         };
@@ -192,6 +224,7 @@ impl<R: Rules> Position<R> {
             kings,
             paras: <WordOf<R> as Word>::ZERO,
             side,
+            runs: KingRuns::default(),
             hash: 0,
             _rules: PhantomData,
         }
@@ -232,6 +265,9 @@ impl<R: Rules> Position<R> {
             if count == 0 {
                 return Err(PositionError::NoPieces(c));
             }
+        }
+        if R::CROWNING_WINS && (s.kings & s.by_color[s.side.index()]).any() {
+            return Err(PositionError::CrownedToMove(s.side));
         }
         if R::PROMOTION != Promotion::Never {
             for c in [Color::White, Color::Black] {
@@ -292,7 +328,84 @@ impl<R: Rules> Position<R> {
                 h ^= piece_key(p, sq);
             }
         }
-        h
+        h ^ self.runs.key()
+    }
+
+    /// Each side's run of non-capturing king moves (Frisian's king-move limit).
+    pub fn king_runs(&self) -> KingRuns {
+        self.runs
+    }
+
+    /// The same position with the king-move runs given (e.g. read from a FEN); a run is
+    /// kept only where it names a king of its side, within the limit, while that side has
+    /// men.
+    pub fn with_king_runs(&self, runs: KingRuns) -> Self {
+        let mut p = *self;
+        p.runs = KingRuns::default();
+        if R::KING_MOVE_LIMIT > 0 {
+            for c in 0..2 {
+                let own = self.by_color[c];
+                let men = own & !self.kings;
+                let sq = runs.square[c];
+                let on_king = sq < 128 && (own & self.kings).to_u128() >> sq & 1 == 1;
+                if runs.count[c] > 0 && on_king && men != <WordOf<R> as Word>::ZERO {
+                    p.runs.square[c] = sq;
+                    p.runs.count[c] = runs.count[c].min(R::KING_MOVE_LIMIT);
+                }
+            }
+        }
+        p.hash = p.compute_hash();
+        p
+    }
+
+    /// The king of the side to move that has made as many non-capturing moves in a row as
+    /// the rules allow, as a bit (none: zero).
+    #[inline(always)]
+    pub(crate) fn king_at_move_limit(&self) -> WordOf<R> {
+        let zero = <WordOf<R> as Word>::ZERO;
+        if R::KING_MOVE_LIMIT == 0 {
+            return zero;
+        }
+        let us = self.side.index();
+        if self.runs.count[us] < R::KING_MOVE_LIMIT {
+            return zero;
+        }
+        <WordOf<R> as Word>::ONE << self.runs.square[us] as u32
+    }
+
+    /// The runs after a move of `kind` from `from` to `to` that took `captured`, given the
+    /// men each side has after it.
+    #[inline(always)]
+    fn runs_after(
+        &self,
+        kind: Kind,
+        from: Square,
+        to: Square,
+        captured: WordOf<R>,
+        men: [bool; 2],
+    ) -> KingRuns {
+        let us = self.side.index();
+        let zero = <WordOf<R> as Word>::ZERO;
+        let quiet = captured == zero;
+        let mut runs = self.runs;
+        if kind == Kind::King && quiet && men[us] {
+            let go_on = runs.count[us] > 0 && runs.square[us] == from.index() as u8;
+            runs.count[us] = if go_on {
+                (runs.count[us] + 1).min(R::KING_MOVE_LIMIT)
+            } else {
+                1
+            };
+            runs.square[us] = to.index() as u8;
+        } else {
+            runs.count[us] = 0;
+            runs.square[us] = 0;
+        }
+        let their_king = <WordOf<R> as Word>::ONE << runs.square[1 - us] as u32;
+        if !men[1 - us] || captured & their_king != zero {
+            runs.count[1 - us] = 0;
+            runs.square[1 - us] = 0;
+        }
+        runs
     }
 
     #[inline(always)]
@@ -383,11 +496,22 @@ impl<R: Rules> Position<R> {
         } else {
             [other, own]
         };
+        let runs = if R::KING_MOVE_LIMIT == 0 {
+            self.runs
+        } else {
+            let men = [by_color[0] & !kings != zero, by_color[1] & !kings != zero];
+            let runs = self.runs_after(kind, m.from, m.to, m.captured.0, men);
+            if HASH {
+                hash ^= self.runs.key() ^ runs.key();
+            }
+            runs
+        };
         Position {
             by_color,
             kings,
             paras,
             side: them,
+            runs,
             hash,
             _rules: PhantomData,
         }

@@ -26,6 +26,11 @@ macro_rules! for_each_variant {
                 Russian = $crate::core::rules::Russian: "russian";
                 Brazilian = $crate::core::rules::Brazilian: "brazilian";
                 International = $crate::core::rules::International: "international" "normal" "standard";
+                Frisian = $crate::core::rules::Frisian: "frisian";
+                Frysk = $crate::core::rules::Frysk: "frysk" "frysk!";
+                Antidraughts = $crate::core::rules::Antidraughts: "antidraughts" "losing";
+                Breakthrough = $crate::core::rules::Breakthrough: "breakthrough" "bt";
+                Killer = $crate::core::rules::Killer: "killer";
                 Canadian = $crate::core::rules::Canadian: "canadian";
                 Thai = $crate::core::rules::Thai: "thai";
                 Portuguese = $crate::core::rules::Portuguese: "portuguese";

@@ -26,3 +26,9 @@ const fn build() -> [[u64; 128]; 6] {
 pub static PIECE_SQUARE: [[u64; 128]; 6] = build();
 /// Key added when Black is to move.
 pub const BLACK_TO_MOVE: u64 = 0x5D58_8B65_6C07_8965;
+
+/// Key of a side's run of `count` (1 to 3) non-capturing moves by the king now on `square`
+/// (Frisian's king-move limit).
+pub const fn king_run(color: usize, square: u8, count: u8) -> u64 {
+    splitmix(0x4B49_4E47_0000 + ((color as u64 * 4 + count as u64) << 8) + square as u64)
+}

@@ -1,8 +1,8 @@
 """Drive Damas through complete games with pydraughts' HubEngine, as lidraughts-bot does.
 
 Usage: python hub_games.py <path to damas>
-Plays International and Italian games (to the end or 80 plies) under clock, move-time and
-depth limits. Every move Damas returns must be legal in pydraughts' own generator, and a
+Plays International, Italian and the lidraughts 10x10 variants (Frisian, Frysk!,
+Antidraughts, Breakthrough) to the end or 80 plies under clock, move-time and depth limits. Every move Damas returns must be legal in pydraughts' own generator, and a
 clock must never run out. Exits non-zero on the first failure.
 """
 import random
@@ -94,6 +94,10 @@ def main():
     damas = sys.argv[1]
     for variant in ["standard", "italian"]:
         for kind in ["clock", "move-time", "depth"]:
+            play(damas, variant, kind)
+        against_random(damas, variant)
+    for variant in ["frisian", "frysk", "antidraughts", "breakthrough"]:
+        for kind in ["clock", "depth"]:
             play(damas, variant, kind)
         against_random(damas, variant)
 

@@ -48,7 +48,7 @@ fn paths_counts_capture_orders() {
 fn variants_lists_every_variant_with_aliases_accepted() {
     let (code, out, _) = damas(&["variants"]);
     assert_eq!(code, 0);
-    assert_eq!(out.lines().count(), 18);
+    assert_eq!(out.lines().count(), 23);
     for alias in ["american", "checkers", "normal", "standard"] {
         let (code, _, _) = damas(&["perft", "--variant", alias, "--depth", "1"]);
         assert_eq!(code, 0, "{alias}");

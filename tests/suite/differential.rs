@@ -91,9 +91,21 @@ impl Rng {
 }
 
 /// Every variant with its reference name (options at their defaults, plus English with
-/// optional capture).
+/// optional capture). The lidraughts variants pydraughts plays (Frisian, Frysk!,
+/// Antidraughts, Breakthrough) are checked against pydraughts instead (`lidraughts::`,
+/// `perft::`).
 fn variants() -> Vec<(Variant, &'static str)> {
-    let mut v: Vec<(Variant, &str)> = Variant::ALL.iter().map(|&v| (v, v.name())).collect();
+    let pydraughts = [
+        Variant::Frisian,
+        Variant::Frysk,
+        Variant::Antidraughts,
+        Variant::Breakthrough,
+    ];
+    let mut v: Vec<(Variant, &str)> = Variant::ALL
+        .iter()
+        .filter(|v| !pydraughts.contains(v))
+        .map(|&v| (v, v.name()))
+        .collect();
     v.push((Variant::EnglishFreeCapture, "english-free"));
     v
 }

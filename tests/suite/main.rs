@@ -20,6 +20,7 @@ mod hardening_engine;
 mod hardening_one_way;
 mod hardening_positions;
 mod hub;
+mod lidraughts;
 mod pdn;
 mod perft;
 mod properties;

@@ -104,4 +104,9 @@ perft_tests! {
     corner, corner_deep, "corner";
     one_way, one_way_deep, "one-way";
     parachute, parachute_deep, "parachute";
+    frisian, frisian_deep, "frisian";
+    frysk, frysk_deep, "frysk";
+    antidraughts, antidraughts_deep, "antidraughts";
+    breakthrough, breakthrough_deep, "breakthrough";
+    killer, killer_deep, "killer";
 }

@@ -49,8 +49,12 @@ fn walk<R: Rules>(choices: &[usize]) {
         let back: Position<R> = parse_fen(&fen).expect("own FEN parses");
         assert_eq!(back, pos, "FEN round-trip {fen}");
         assert_eq!(back.hash(), pos.hash());
+        // A board string holds the pieces only, not the king-move runs (Frisian).
         let board = write_board_string(&pos);
-        assert_eq!(parse_board_string::<R>(&board).expect("board string"), pos);
+        assert_eq!(
+            parse_board_string::<R>(&board).expect("board string"),
+            pos.with_king_runs(Default::default())
+        );
         let moves = pos.legal_moves();
         if !moves.iter().any(|m| m.is_capture()) {
             let crowns = moves.iter().any(|m| m.promotes());

@@ -44,6 +44,9 @@ pub enum Precedence {
     Italian,
     /// A king must capture if one can (Czech family).
     KingFirst,
+    /// The highest value taken, each man worth `man` and each king `king`; between equal
+    /// values a king's capture before a man's (Frisian).
+    Value { man: u16, king: u16 },
 }
 
 /// Where a flying king may stop after jumping.
@@ -53,6 +56,9 @@ pub enum Landing {
     Beyond,
     /// Only the square directly behind the victim (Thai).
     DirectlyBehind,
+    /// Any empty square beyond, except that a capture ending by taking a king stops on the
+    /// square directly behind it (Killer).
+    BehindLastKing,
 }
 
 /// Who starts and the numbering of squares, for I/O.
@@ -80,6 +86,9 @@ pub enum Endgame {
     /// 5 moves each; equal material with kings on both sides, 4–5 pieces each — 30 moves
     /// each, 6–7 pieces each — 60 moves each.
     Russian,
+    /// Frisian (KNDB): kings only, two against one — 7 moves each; one against one — 2 moves
+    /// each.
+    Frisian,
 }
 
 /// Material that is a draw at once.
@@ -204,6 +213,12 @@ pub struct RuleSet {
     pub quiescence_captures: bool,
     /// The side with no legal move wins instead of losing.
     pub loser_wins: bool,
+    /// The first side to crown a man wins (Breakthrough): the side to move has lost when
+    /// the other side has a king.
+    pub crowning_wins: bool,
+    /// A king may make at most this many non-capturing moves in a row while its side still
+    /// has men (Frisian: 3); 0: no limit.
+    pub king_move_limit: u8,
     /// The PDN `GameType` number, where the PDN standard has one.
     pub pdn_game_type: Option<u8>,
     /// How games are drawn (agreement aside).
@@ -247,6 +262,8 @@ pub const BASE: RuleSet = RuleSet {
     second_removal_dirs: DirSet::ORTHOGONAL,
     quiescence_captures: true,
     loser_wins: false,
+    crowning_wins: false,
+    king_move_limit: 0,
     pdn_game_type: None,
     draw: DrawRules::REPETITION,
     crowning: Crowning::FarRank,
@@ -293,6 +310,8 @@ pub trait Rules: Copy + Send + Sync + Default + 'static {
     const SECOND_REMOVAL_DIRS: DirSet = Self::SET.second_removal_dirs;
     const QUIESCENCE_CAPTURES: bool = Self::SET.quiescence_captures;
     const LOSER_WINS: bool = Self::SET.loser_wins;
+    const CROWNING_WINS: bool = Self::SET.crowning_wins;
+    const KING_MOVE_LIMIT: u8 = Self::SET.king_move_limit;
     const PDN_GAME_TYPE: Option<u8> = Self::SET.pdn_game_type;
     const DRAW: DrawRules = Self::SET.draw;
     /// Promotion squares per colour.

@@ -234,6 +234,83 @@ rules!(
 );
 
 rules!(
+    /// Frisian draughts (KNDB rules, as lidraughts plays them): International moves, and men
+    /// and kings also capture along the ranks and files (over the next dark square of the
+    /// line); the capture of the highest value is compulsory, a king worth 199 and a man 100
+    /// (lidraughts' values: a king counts more than a man, less than two, and two kings more
+    /// than three men), a king's capture before a man's of equal value; a king makes at most
+    /// three non-capturing moves in a row while its side has men.
+    Frisian on Dark10 = RuleSet {
+        name: "frisian",
+        summary: "Frisian draughts 10x10: captures along ranks and files too, the most valuable capture",
+        start: StartMen::Rows(4),
+        man_jumps: [DirSet::ALL, DirSet::ALL],
+        king_jumps: DirSet::ALL,
+        precedence: Precedence::Value { man: 100, king: 199 },
+        king_move_limit: 3,
+        // Kings only: two against one draw after 7 moves each, one against one after 2.
+        draw: DrawRules {
+            endgame: Endgame::Frisian,
+            ..DrawRules::REPETITION
+        },
+        pdn_game_type: Some(40),
+        assumptions: &["one king against one draws after 2 moves each even where a capture is forced (the KNDB rule draws at once unless a capture must follow; lidraughts and pydraughts count 2 moves)"],
+        ..INTERNATIONAL
+    }
+);
+
+rules!(
+    /// Frysk!: Frisian from five men each on the back rank (lidraughts).
+    Frysk on Dark10 = RuleSet {
+        name: "frysk",
+        summary: "Frysk!: Frisian draughts from five men each on the back rank",
+        start: StartMen::Rows(1),
+        ..Frisian::SET
+    }
+);
+
+rules!(
+    /// Antidraughts (lidraughts): International moves; the side that cannot move wins.
+    Antidraughts on Dark10 = RuleSet {
+        name: "antidraughts",
+        summary: "Antidraughts 10x10: International moves, the side without a move wins",
+        start: StartMen::Rows(4),
+        loser_wins: true,
+        ..INTERNATIONAL
+    }
+);
+
+rules!(
+    /// Breakthrough (lidraughts): International moves; the first side to crown a man wins.
+    Breakthrough on Dark10 = RuleSet {
+        name: "breakthrough",
+        summary: "Breakthrough 10x10: International moves, the first king wins",
+        start: StartMen::Rows(4),
+        crowning_wins: true,
+        // Men only ever advance and a crowning ends the game: no position repeats.
+        draw: DrawRules::NONE,
+        ..INTERNATIONAL
+    }
+);
+
+rules!(
+    /// Killer draughts (Christian Freeling; as Scan 3.1 plays it): International, except
+    /// that a king whose capture ends by taking a king stops directly behind it.
+    Killer on Dark10 = RuleSet {
+        name: "killer",
+        summary: "Killer draughts 10x10: International, a king that ends a capture on a king stops behind it",
+        start: StartMen::Rows(4),
+        landing: Landing::BehindLastKing,
+        draw: DrawRules {
+            quiet_plies: 50,
+            ..DrawRules::REPETITION
+        },
+        assumptions: &["draws by third repetition and 25 moves each without a capture or man move, without the FMJD 16/5-move endgame counters (the rule makes small king endings winnable)"],
+        ..INTERNATIONAL
+    }
+);
+
+rules!(
     /// Brazilian draughts (seed 002): International rules on 8×8.
     Brazilian on Dark8 = RuleSet {
         name: "brazilian",

@@ -73,6 +73,7 @@ enum V {
     Corner,
     OneWay,
     Parachute,
+    Killer,
 }
 
 const NAMES: &[&str] = &[
@@ -95,6 +96,7 @@ const NAMES: &[&str] = &[
     "corner",
     "one-way",
     "parachute",
+    "killer",
 ];
 
 const ALL_V: &[V] = &[
@@ -117,6 +119,7 @@ const ALL_V: &[V] = &[
     V::Corner,
     V::OneWay,
     V::Parachute,
+    V::Killer,
 ];
 
 pub fn variants() -> &'static [&'static str] {
@@ -150,7 +153,7 @@ const ALL8: &[Dir] = &[
 /// Board width and height.
 fn size(v: V) -> (i8, i8) {
     match v {
-        V::International => (10, 10),
+        V::International | V::Killer => (10, 10),
         V::Canadian => (12, 12),
         V::Alquerque => (5, 5),
         _ => (8, 8),
@@ -217,7 +220,9 @@ enum Timing {
 fn timing(v: V) -> Timing {
     match v {
         V::Russian => Timing::Continue,
-        V::Brazilian | V::International | V::Canadian | V::Dameo | V::Turkish => Timing::End,
+        V::Brazilian | V::International | V::Killer | V::Canadian | V::Dameo | V::Turkish => {
+            Timing::End
+        }
         _ => Timing::Stop,
     }
 }
@@ -242,7 +247,9 @@ enum Prec {
 
 fn precedence(v: V) -> Prec {
     match v {
-        V::Brazilian | V::International | V::Canadian | V::Turkish | V::Dameo => Prec::Quantity,
+        V::Brazilian | V::International | V::Killer | V::Canadian | V::Turkish | V::Dameo => {
+            Prec::Quantity
+        }
         V::Portuguese => Prec::QuantityKings,
         V::Italian => Prec::Italian,
         V::Czech | V::Corner | V::OneWay | V::Parachute => Prec::KingFirst,
@@ -303,7 +310,7 @@ fn man_step_dirs(v: V, c: RefColor) -> Vec<Dir> {
 fn man_cap_dirs(v: V, c: RefColor, first: bool) -> Vec<Dir> {
     let f = fwd(v, c);
     match v {
-        V::Russian | V::Brazilian | V::International | V::Canadian => DIAG4.to_vec(),
+        V::Russian | V::Brazilian | V::International | V::Killer | V::Canadian => DIAG4.to_vec(),
         V::Gothic => vec![(0, f), (-1, f), (1, f), (-1, 0), (1, 0)],
         V::Alquerque => {
             if first {
@@ -533,6 +540,11 @@ impl Search {
                 }
             }
             if conts.is_empty() {
+                // Killer: a king whose capture ends by taking a king stops right behind it.
+                let took_king = matches!(saved, Some((_, RefKind::King)));
+                if self.v == V::Killer && kind == RefKind::King && took_king {
+                    terms.truncate(1);
+                }
                 for (l, nk, np) in terms {
                     self.record(l, nk, np);
                 }
@@ -856,7 +868,7 @@ pub fn start(variant: &str) -> RefPos {
     use RefColor::{Black, White};
     use RefKind::{Man, Parachutist};
     match v {
-        V::International => {
+        V::International | V::Killer => {
             rows(White, 0..4, &mut pieces);
             rows(Black, 6..10, &mut pieces);
         }
