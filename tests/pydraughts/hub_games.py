@@ -1,9 +1,11 @@
 """Drive Damas through complete games with pydraughts' HubEngine, as lidraughts-bot does.
 
 Usage: python hub_games.py <path to damas>
-Plays International, Italian and the lidraughts 10x10 variants (Frisian, Frysk!,
-Antidraughts, Breakthrough) to the end or 80 plies under clock, move-time and depth limits. Every move Damas returns must be legal in pydraughts' own generator, and a
-clock must never run out. Exits non-zero on the first failure.
+Plays International, Italian, the lidraughts 10x10 variants (Frisian, Frysk!, Antidraughts,
+Breakthrough) and, with the Hub param pydraughts=true, English, Russian, Brazilian and
+Turkish (whose boards or moves pydraughts writes in its own way), to the end or 80 plies under
+clock, move-time and depth limits. Every move Damas returns must be legal in pydraughts' own
+generator, and a clock must never run out. Exits non-zero on the first failure.
 """
 import random
 import sys
@@ -19,10 +21,21 @@ def legal_board_moves(board):
     return [m.board_move for m in board.legal_moves()]
 
 
-def play(damas, variant, kind):
+# pydraughts writes these variants' boards or moves differently: Damas reads them so when told.
+DIALECT = {"english", "russian", "brazilian", "turkish"}
+
+
+def launch(damas, variant):
     engine = HubEngine([damas, "hub"])
+    engine.setoption("variant", variant)
+    if variant in DIALECT:
+        engine.setoption("pydraughts", True)
+    return engine
+
+
+def play(damas, variant, kind):
+    engine = launch(damas, variant)
     try:
-        engine.setoption("variant", variant)
         engine.setoption("hash", 16)
         engine.init()
         board = draughts.Board(variant=variant)
@@ -64,9 +77,8 @@ def play(damas, variant, kind):
 def against_random(damas, variant):
     """Damas (White) against random legal moves: the game must end by the rules, won."""
     rng = random.Random(7)
-    engine = HubEngine([damas, "hub"])
+    engine = launch(damas, variant)
     try:
-        engine.setoption("variant", variant)
         engine.init()
         board = draughts.Board(variant=variant)
         plies = 0
@@ -96,7 +108,7 @@ def main():
         for kind in ["clock", "move-time", "depth"]:
             play(damas, variant, kind)
         against_random(damas, variant)
-    for variant in ["frisian", "frysk", "antidraughts", "breakthrough"]:
+    for variant in ["frisian", "frysk", "antidraughts", "breakthrough", "english", "russian", "brazilian", "turkish"]:
         for kind in ["clock", "depth"]:
             play(damas, variant, kind)
         against_random(damas, variant)

@@ -146,7 +146,8 @@ fn a_book_for_another_variant_is_named_properly() {
     );
 }
 
-/// Item 19: the README tells a GUI author which clients work and why pydraughts hangs.
+/// Item 19 and issue 30: the README tells a GUI author which clients work, and the Hub reads
+/// pydraughts' 8×8 dialect only when told to.
 #[test]
 fn the_readme_says_which_clients_work() {
     let readme = std::fs::read_to_string(format!("{}/README.md", env!("CARGO_MANIFEST_DIR")))
@@ -157,20 +158,32 @@ fn the_readme_says_which_clients_work() {
     let section = &readme[start..];
     let section = &section[..section[4..].find("\n## ").map_or(section.len(), |i| i + 4)];
     for needed in [
-        "International and Italian work",
-        "English, Russian, Brazilian and Turkish hangs",
-        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"12-16\"",
-        "error message=\"move 1 '12-16': illegal move '12-16'\"",
+        "International, Italian, Frisian",
+        "English, Russian, Brazilian and Turkish work with `set-param name=pydraughts value=true`",
+        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+        "a1 = 1, c1 = 2, b2 = 5, a3 = 9",
     ] {
         assert!(section.contains(needed), "README Clients lacks: {needed}");
     }
-    // And the Hub answers pydraughts' English line exactly so.
-    let lines = hub("hub\nset-param name=variant value=english\ninit\n\
-         pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"12-16\"\nping\n");
+    // pydraughts' English start with its first move: refused without the param ...
+    let line = "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"12-16\"";
+    let lines = hub(&format!(
+        "hub\nset-param name=variant value=english\ninit\n{line}\nping\n"
+    ));
     assert!(
         lines
             .iter()
             .any(|l| l == "error message=\"move 1 '12-16': illegal move '12-16'\""),
+        "{lines:?}"
+    );
+    // ... and read as pydraughts means it with the param: the engine answers a move.
+    let lines = hub(&format!(
+        "hub\nset-param name=variant value=english\nset-param name=pydraughts value=true\n\
+         init\n{line}\nlevel depth=2\ngo think\n"
+    ));
+    assert!(!lines.iter().any(|l| l.starts_with("error")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("done move=")),
         "{lines:?}"
     );
 }

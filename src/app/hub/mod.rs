@@ -6,6 +6,7 @@
 //! adds the reader thread that owns stdin, so `ping` and `stop` are answered mid-search.
 
 pub mod message;
+mod pydraughts;
 
 #[cfg(test)]
 mod hardening_tests;
@@ -24,6 +25,7 @@ use damas::engine::{hash_mb_ceiling, legal_move_count, Engine, Start, DEFAULT_BO
 use damas::search::limits::{Clock, Limits};
 use damas::search::trained::TrainedWeights;
 use damas::search::Control;
+use damas::with_rules;
 use message::{parse, quote, read_line, Line, Message};
 
 const DEFAULT_HASH_MB: usize = 64;
@@ -178,6 +180,8 @@ pub struct Session {
     egdb_path: String,
     /// `egdb-pieces`: probe the tables up to this many pieces (0: off).
     egdb_pieces: u32,
+    /// `pydraughts`: read and write 8×8 boards and moves as pydraughts' Hub client does.
+    pydraughts: bool,
     position: Option<GamePosition>,
     level: Option<Limits>,
     search: Option<Search>,
@@ -202,6 +206,7 @@ impl Session {
             eval_file: None,
             egdb_path: String::new(),
             egdb_pieces: 0,
+            pydraughts: false,
             position: None,
             level: None,
             search: None,
@@ -357,6 +362,10 @@ impl Session {
         self.out
             .line(&format!("param name=book value={} type=bool", self.book));
         self.out.line(&format!(
+            "param name=pydraughts value={} type=bool",
+            self.pydraughts
+        ));
+        self.out.line(&format!(
             "param name=book-margin value={:.2} type=real min={} max={}",
             self.book_margin,
             limits::BOOK_MARGIN.min,
@@ -427,6 +436,7 @@ impl Session {
             "multipv" => self.multipv = parse_int(name, value, limits::MULTIPV)?,
             "ponder" => self.ponder = parse_bool(name, value)?,
             "book" => self.book = parse_bool(name, value)?,
+            "pydraughts" => self.pydraughts = parse_bool(name, value)?,
             "book-margin" => {
                 self.book_margin = limits::BOOK_MARGIN
                     .parse(value)
@@ -474,8 +484,14 @@ impl Session {
     }
 
     fn set_position(&mut self, m: &Message) -> Result<(), String> {
+        let variant = self.variant();
+        let dialect = self.pydraughts;
         let start = if let Some(b) = m.get("pos") {
-            StartText::Board(b.to_string())
+            StartText::Board(if dialect {
+                with_rules!(variant, R => pydraughts::board_in::<R>(b))
+            } else {
+                b.to_string()
+            })
         } else if let Some(f) = m.get("fen") {
             StartText::Fen(f.to_string())
         } else if m.has("start") {
@@ -487,9 +503,15 @@ impl Session {
             .get("moves")
             .unwrap_or("")
             .split_whitespace()
-            .map(str::to_string)
-            .collect();
-        legal_move_count(self.variant(), start.as_start(), &moves).map_err(|e| e.to_string())?;
+            .map(|t| {
+                if dialect {
+                    with_rules!(variant, R => pydraughts::move_in::<R>(t))
+                } else {
+                    Ok(t.to_string())
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        legal_move_count(variant, start.as_start(), &moves).map_err(|e| e.to_string())?;
         self.position = Some(GamePosition { start, moves });
         // Scan resets the level at each position.
         self.level = None;
@@ -542,6 +564,14 @@ impl Session {
         let engine = Arc::clone(&self.engine);
         let out = self.out.clone();
         let c = Arc::clone(&control);
+        let dialect = self.pydraughts;
+        let said = move |text: &str| {
+            if dialect {
+                with_rules!(variant, R => pydraughts::move_out::<R>(text))
+            } else {
+                text.to_string()
+            }
+        };
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(16 << 20)
@@ -552,7 +582,15 @@ impl Session {
                     &position.moves,
                     limits,
                     &c,
-                    &mut |i| out.line(&i.hub_line()),
+                    &mut |i| {
+                        if dialect {
+                            let mut i = i.clone();
+                            i.pv = i.pv.iter().map(|m| said(m)).collect();
+                            out.line(&i.hub_line());
+                        } else {
+                            out.line(&i.hub_line());
+                        }
+                    },
                 );
                 // A table file that cannot be read is said once; the search went on without.
                 for e in engine.take_table_errors() {
@@ -560,9 +598,9 @@ impl Session {
                 }
                 match result {
                     Ok(d) => {
-                        let mut line = format!("done move={}", d.best);
+                        let mut line = format!("done move={}", said(&d.best));
                         if let Some(p) = d.ponder {
-                            line.push_str(&format!(" ponder={p}"));
+                            line.push_str(&format!(" ponder={}", said(&p)));
                         }
                         out.line(&line);
                     }
