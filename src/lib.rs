@@ -1,16 +1,18 @@
 //! Damas: a checkers/draughts engine for many variants.
 //!
-//! The library is three layers, each using only those before it:
+//! The library is layers, each using only those before it:
 //!
 //! 1. [`core`]: the rules of the game — squares, bitboards, board geometries, each variant's
 //!    rules as data, positions, the move generator, notation, draw rules and game records.
-//! 2. [`search`]: the evaluation, the transposition table, move ordering and the alpha-beta
+//! 2. [`egdb`]: endgame databases, built by retrograde analysis and probed by the search.
+//! 3. [`search`]: the evaluation, the transposition table, move ordering and the alpha-beta
 //!    search. It never parses text and never prints.
-//! 3. [`engine`]: the façade that applications drive — a variant, a game, a search on its
+//! 4. [`engine`]: the façade that applications drive — a variant, a game, a search on its
 //!    own thread, the opening book.
-//!
-//! The applications (Hub protocol, tournaments, book building, terminal play, bench, the
-//! command line) live in the `damas` binary, on top of [`engine`].
+//! 5. [`app`]: the applications on top of [`engine`] — the Hub and DXP protocols, the GUI
+//!    server, tournaments, self-play and training, book and database building, terminal
+//!    play, the bench. The `damas` binary is only their command line: every generic
+//!    instance is compiled once, here, and the binary links it.
 //!
 //! ```
 //! use damas::core::notation::move_text;
@@ -84,6 +86,7 @@
 //! assert!(bad.unwrap_err().to_string().starts_with("move 2 '11-15'"));
 //! ```
 
+pub mod app;
 pub mod core;
 pub mod egdb;
 pub mod engine;

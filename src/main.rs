@@ -1,24 +1,19 @@
 //! The `damas` command line.
 
-mod app;
-
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::app::args;
-use crate::app::bench;
-use crate::app::play;
-use crate::app::terminal::diagram;
-use damas::core::notation::{move_text, parse_fen, parse_move, write_board_string, write_fen};
-use damas::core::perft::{divide, perft};
-use damas::core::position::Position;
+use damas::app::args;
+use damas::app::bench;
+use damas::app::inspect;
+use damas::app::play;
 use damas::engine::{Engine, Start};
 use damas::search::limits::Limits;
 use damas::search::Control;
-use damas::{with_rules, Convention, Rules, Variant};
+use damas::{Convention, Variant};
 
 #[derive(Parser)]
 #[command(
@@ -112,20 +107,20 @@ enum Command {
         options: Vec<String>,
     },
     /// Build or inspect an opening book.
-    Book(crate::app::book::BookArgs),
+    Book(damas::app::book::BookArgs),
     /// Build, probe, count and verify endgame tables (exact win/draw/loss).
-    Egdb(crate::app::egdb::EgdbArgs),
+    Egdb(damas::app::egdb::EgdbArgs),
     /// Play engines against each other over the Hub protocol (and DXP).
-    Match(crate::app::tournament::cli::MatchArgs),
+    Match(damas::app::tournament::cli::MatchArgs),
     /// Play International games over the DamExchange Protocol (TCP), as a follower: wait for
     /// an initiator (`--listen`, the default) or connect to one (`--connect`).
-    Dxp(crate::app::dxp::DxpArgs),
+    Dxp(damas::app::dxp::DxpArgs),
     /// Serve a board in the browser (on loopback): play and analyse any variant.
-    Gui(crate::app::gui::GuiArgs),
+    Gui(damas::app::gui::GuiArgs),
     /// Play the engine against itself and record every position, for `damas train`.
-    Selfplay(crate::app::selfplay::SelfplayArgs),
+    Selfplay(damas::app::selfplay::SelfplayArgs),
     /// Fit the trained evaluation's weights to self-play data.
-    Train(crate::app::train::TrainArgs),
+    Train(damas::app::train::TrainArgs),
     /// Print a position's static evaluation and its main terms.
     Eval {
         #[arg(long, default_value = "english")]
@@ -216,72 +211,6 @@ fn variant_with_options(name: &str, options: &[String]) -> Result<Variant, Failu
     Ok(v)
 }
 
-fn load<R: Rules>(fen: Option<&str>, moves: Option<&str>) -> Result<Position<R>, Failure> {
-    let mut pos = match fen {
-        Some(f) => parse_fen::<R>(f)?,
-        None => Position::<R>::start(),
-    };
-    for text in moves.unwrap_or("").split_whitespace() {
-        let m = parse_move(&pos, text).map_err(|e| {
-            let legal: Vec<String> = pos.legal_moves().iter().map(move_text::<R>).collect();
-            Failure(format!("{e}; legal moves: {}", legal.join(" ")))
-        })?;
-        pos.play(&m);
-    }
-    Ok(pos)
-}
-
-fn run_show<R: Rules>(fen: Option<&str>, moves: Option<&str>) -> Result<(), Failure> {
-    let pos = load::<R>(fen, moves)?;
-    print!("{}", diagram(&pos));
-    println!("fen: {}", write_fen(&pos));
-    println!("board: {}", write_board_string(&pos));
-    println!("to move: {}", pos.side_to_move().name());
-    let moves: Vec<String> = pos.legal_moves().iter().map(move_text::<R>).collect();
-    println!("legal moves ({}): {}", moves.len(), moves.join(" "));
-    Ok(())
-}
-
-fn run_perft<R: Rules>(
-    fen: Option<&str>,
-    depth: u32,
-    show_divide: bool,
-    convention: Convention,
-) -> Result<(), Failure> {
-    let pos = load::<R>(fen, None)?;
-    let start = Instant::now();
-    let nodes = if depth == 0 {
-        1
-    } else if show_divide || rayon::current_num_threads() > 1 {
-        // Progress on stderr once a run has taken more than a second.
-        let report = |done: usize, all: usize| {
-            let t = start.elapsed().as_secs_f64();
-            if t > 1.0 {
-                eprintln!("perft: {done}/{all} root moves done, {t:.1} s");
-            }
-        };
-        let mut parts = divide(&pos, depth, convention, &report);
-        if show_divide {
-            parts.sort_by_key(|(m, _)| move_text::<R>(m));
-            let mut out = std::io::stdout().lock();
-            for (m, n) in &parts {
-                let _ = writeln!(out, "{} {}", move_text::<R>(m), n);
-            }
-        }
-        parts.iter().map(|(_, n)| n).sum()
-    } else {
-        perft(&pos, depth, convention)
-    };
-    let secs = start.elapsed().as_secs_f64();
-    let nps = if secs > 0.0 {
-        (nodes as f64 / secs) as u64
-    } else {
-        0
-    };
-    println!("nodes={nodes} time={secs:.3} nps={nps}");
-    Ok(())
-}
-
 fn run_analyse(
     variant: Variant,
     fen: Option<&str>,
@@ -352,7 +281,7 @@ fn run_hub(log: Option<&std::path::Path>) -> Result<(), Failure> {
         ),
         None => None,
     };
-    crate::app::hub::run(file)?;
+    damas::app::hub::run(file)?;
     Ok(())
 }
 
@@ -362,15 +291,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
     };
     match command {
         Command::Hub { log } => run_hub(log.as_deref()),
-        Command::Book(args) => Ok(crate::app::book::run(args)?),
-        Command::Egdb(args) => Ok(crate::app::egdb::run(args)?),
-        Command::Match(args) => Ok(crate::app::tournament::cli::run(args)?),
-        Command::Dxp(args) => Ok(crate::app::dxp::run(args)?),
-        Command::Gui(args) => Ok(crate::app::gui::run(args)?),
+        Command::Book(args) => Ok(damas::app::book::run(args)?),
+        Command::Egdb(args) => Ok(damas::app::egdb::run(args)?),
+        Command::Match(args) => Ok(damas::app::tournament::cli::run(args)?),
+        Command::Dxp(args) => Ok(damas::app::dxp::run(args)?),
+        Command::Gui(args) => Ok(damas::app::gui::run(args)?),
         Command::Selfplay(args) => {
-            crate::app::selfplay::run(args).map_err(|e| Failure(e.to_string()))
+            damas::app::selfplay::run(args).map_err(|e| Failure(e.to_string()))
         }
-        Command::Train(args) => crate::app::train::run(args).map_err(|e| Failure(e.to_string())),
+        Command::Train(args) => damas::app::train::run(args).map_err(|e| Failure(e.to_string())),
         Command::Eval {
             variant,
             fen,
@@ -385,7 +314,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     .map_err(|e| Failure(e.to_string()))?;
             }
             let weights = eval_file.is_some().then(|| engine.weights_for(v)).flatten();
-            let text = crate::app::train::eval(v, fen.as_deref(), weights)
+            let text = damas::app::train::eval(v, fen.as_deref(), weights)
                 .map_err(|e| Failure(e.to_string()))?;
             print!("{text}");
             Ok(())
@@ -437,8 +366,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 pdn,
                 book: !no_book,
             };
-            with_rules!(v, R => play::run::<R>(&settings, &mut std::io::stdin().lock(), &mut std::io::stdout()))
-                .map_err(|e| Failure(e.to_string()))
+            play::run_variant(
+                &settings,
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout(),
+            )
+            .map_err(|e| Failure(e.to_string()))
         }
         Command::Variants { verbose } => {
             for &v in Variant::ALL {
@@ -461,7 +394,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             options,
         } => {
             let v = variant_with_options(&variant, &options)?;
-            with_rules!(v, R => run_show::<R>(fen.as_deref(), moves.as_deref()))
+            Ok(inspect::show(v, fen.as_deref(), moves.as_deref())?)
         }
         Command::Perft {
             variant,
@@ -484,7 +417,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             } else {
                 Convention::Drop
             };
-            with_rules!(v, R => run_perft::<R>(fen.as_deref(), depth, divide, conv))
+            Ok(inspect::perft(v, fen.as_deref(), depth, divide, conv)?)
         }
     }
 }

@@ -1,10 +1,10 @@
 //! Value parsers for the command line's numbers: each reads its number through the engine's
-//! shared limits (`damas::engine::limits`), so a bad value is refused with one line naming
+//! shared limits (`crate::engine::limits`), so a bad value is refused with one line naming
 //! the option and the accepted range, and the Hub accepts exactly the same values.
 
 use std::time::Duration;
 
-use damas::engine::limits::{self, OutOfRange};
+use crate::engine::limits::{self, OutOfRange};
 
 pub fn threads(s: &str) -> Result<usize, OutOfRange> {
     limits::THREADS.parse_usize(s)

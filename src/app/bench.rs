@@ -4,10 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use damas::core::variant::Variant;
-use damas::engine::{Engine, Start};
-use damas::search::limits::Limits;
-use damas::search::Control;
+use crate::core::variant::Variant;
+use crate::engine::{Engine, Start};
+use crate::search::limits::Limits;
+use crate::search::Control;
 
 /// Hash size of the benchmark, in MB.
 pub const HASH_MB: usize = 16;

@@ -8,13 +8,13 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::app::args;
-use damas::core::notation::{move_text, parse_fen};
-use damas::core::variant::Variant;
-use damas::egdb::{
+use crate::core::notation::{move_text, parse_fen};
+use crate::core::variant::Variant;
+use crate::egdb::{
     self, build, default_dir, list_slices, memory_estimate, variant_dir, verify, BuildOptions,
     Egdb, Event,
 };
-use damas::{with_rules, Rules};
+use crate::{with_rules, Rules};
 
 /// Arguments of `damas egdb`.
 #[derive(clap::Args, Debug)]

@@ -8,6 +8,7 @@ pub mod dxp;
 pub mod egdb;
 pub mod gui;
 pub mod hub;
+pub mod inspect;
 pub mod play;
 pub mod selfplay;
 pub mod terminal;

@@ -8,17 +8,17 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::app::terminal::diagram_with_numbers;
-use damas::core::color::Color;
-use damas::core::game::Game;
-use damas::core::notation::{move_text, square_number, write_fen};
-use damas::core::pdn;
-use damas::core::position::{MoveOf, Position};
-use damas::core::rules::Rules;
-use damas::core::variant::Variant;
-use damas::engine::{score_text, start_position, Done, Engine, EngineError, Start};
-use damas::search::eval::Score;
-use damas::search::limits::Limits;
-use damas::search::Control;
+use crate::core::color::Color;
+use crate::core::game::Game;
+use crate::core::notation::{move_text, square_number, write_fen};
+use crate::core::pdn;
+use crate::core::position::{MoveOf, Position};
+use crate::core::rules::Rules;
+use crate::core::variant::Variant;
+use crate::engine::{score_text, start_position, Done, Engine, EngineError, Start};
+use crate::search::eval::Score;
+use crate::search::limits::Limits;
+use crate::search::Control;
 
 pub struct Settings {
     pub variant: Variant,
@@ -173,6 +173,15 @@ struct Session<'a, R: Rules> {
     /// Where `save` last wrote the game, and how many moves it had then.
     saved: Option<(String, usize, bool)>,
     example: String,
+}
+
+/// Play `settings.variant` at the terminal: [`run`] with the variant's rules.
+pub fn run_variant(
+    settings: &Settings,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), PlayError> {
+    crate::with_rules!(settings.variant, R => run::<R>(settings, input, out))
 }
 
 /// Play until the game ends or the person quits (or input ends). The record is never lost:

@@ -4,8 +4,8 @@
 use std::io::Cursor;
 use std::time::Duration;
 
-use damas::core::rules::English;
-use damas::Variant;
+use crate::core::rules::English;
+use crate::Variant;
 
 use super::{run, Settings};
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::*;
-use damas::core::rules::{English, International, Russian};
+use crate::core::rules::{English, International, Russian};
 
 fn settings(variant: Variant, side: &str, fen: Option<&str>, pdn: Option<PathBuf>) -> Settings {
     Settings {

@@ -21,21 +21,21 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use rayon::prelude::*;
 
 use crate::app::args;
-use damas::core::color::Color;
-use damas::core::game::{Game, GameResult};
-use damas::core::geometry::Geometry;
-use damas::core::notation::{move_text, parse_move};
-use damas::core::position::Position;
-use damas::core::variant::Variant;
-use damas::engine::{Engine, Start};
-use damas::search::limits::Limits;
-use damas::search::trained::data::{variant_tag, Record, LAST, RECORD_BYTES};
-use damas::search::trained::TrainedWeights;
-use damas::search::{plies_to_end, Control};
-use damas::{with_rules, Convention, Rules};
+use crate::core::color::Color;
+use crate::core::game::{Game, GameResult};
+use crate::core::geometry::Geometry;
+use crate::core::notation::{move_text, parse_move};
+use crate::core::parallel;
+use crate::core::position::Position;
+use crate::core::variant::Variant;
+use crate::engine::{Engine, Start};
+use crate::search::limits::Limits;
+use crate::search::trained::data::{variant_tag, Record, LAST, RECORD_BYTES};
+use crate::search::trained::TrainedWeights;
+use crate::search::{plies_to_end, Control};
+use crate::{with_rules, Convention, Rules};
 
 /// Arguments of `damas selfplay`.
 #[derive(clap::Args, Debug)]
@@ -335,36 +335,36 @@ fn play_all<R: Rules>(s: &Setup, out: &PathBuf) -> Result<(), SelfplayError> {
         done.len(),
         out.display()
     );
-    todo.par_iter()
-        .try_for_each(|&g| -> Result<(), SelfplayError> {
-            let records = play_game::<R>(s, g);
-            let mut bytes = Vec::with_capacity(records.len() * RECORD_BYTES);
-            for r in &records {
-                r.write(tag, &mut bytes);
-            }
-            {
-                let mut f = file.lock().map_err(|_| SelfplayError::Io("lock".into()))?;
-                f.write_all(&bytes).map_err(io)?;
-            }
-            let n = positions.fetch_add(records.len() as u64, std::sync::atomic::Ordering::Relaxed)
-                + records.len() as u64;
-            bar.inc(1);
-            let rate = n as f64 / started.elapsed().as_secs_f64().max(1e-3);
-            bar.set_message(format!("{n} positions, {rate:.0}/s"));
-            if plain {
-                if let Ok(mut t) = last_line.lock() {
-                    if t.elapsed() >= Duration::from_secs(30) {
-                        *t = Instant::now();
-                        eprintln!(
-                            "{}/{} games, {n} positions, {rate:.0} positions/s",
-                            bar.position(),
-                            todo.len()
-                        );
-                    }
+    parallel::try_for_each(todo.len(), &|k| -> Result<(), SelfplayError> {
+        let g = todo[k];
+        let records = play_game::<R>(s, g);
+        let mut bytes = Vec::with_capacity(records.len() * RECORD_BYTES);
+        for r in &records {
+            r.write(tag, &mut bytes);
+        }
+        {
+            let mut f = file.lock().map_err(|_| SelfplayError::Io("lock".into()))?;
+            f.write_all(&bytes).map_err(io)?;
+        }
+        let n = positions.fetch_add(records.len() as u64, std::sync::atomic::Ordering::Relaxed)
+            + records.len() as u64;
+        bar.inc(1);
+        let rate = n as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        bar.set_message(format!("{n} positions, {rate:.0}/s"));
+        if plain {
+            if let Ok(mut t) = last_line.lock() {
+                if t.elapsed() >= Duration::from_secs(30) {
+                    *t = Instant::now();
+                    eprintln!(
+                        "{}/{} games, {n} positions, {rate:.0} positions/s",
+                        bar.position(),
+                        todo.len()
+                    );
                 }
             }
-            Ok(())
-        })?;
+        }
+        Ok(())
+    })?;
     bar.finish_and_clear();
     drop(file);
     let bytes = std::fs::read(out).map_err(io)?;

@@ -1,9 +1,9 @@
 //! Text for people at a terminal: the board as a diagram.
 
-use damas::core::geometry::Geometry;
-use damas::core::notation::square_number;
-use damas::core::position::Position;
-use damas::core::rules::{Numbering, Rules};
+use crate::core::geometry::Geometry;
+use crate::core::notation::square_number;
+use crate::core::position::Position;
+use crate::core::rules::{Numbering, Rules};
 
 /// The board as rows of piece letters (`w b W B`, `.` for an empty square), White at the
 /// bottom, ranks on the left and files underneath.

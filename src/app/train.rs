@@ -7,15 +7,15 @@ use std::time::Instant;
 
 use crate::app::args;
 
-use damas::core::notation::parse_fen;
-use damas::core::patterns::IndexedPosition;
-use damas::core::position::Position;
-use damas::core::variant::Variant;
-use damas::search::eval;
-use damas::search::trained::data::{variant_tag, Record, LAST};
-use damas::search::trained::train::{samples, split, train, Model, Settings};
-use damas::search::trained::{self, Frames, TrainedWeights, Visitor};
-use damas::{with_rules, Color, Rules};
+use crate::core::notation::parse_fen;
+use crate::core::patterns::IndexedPosition;
+use crate::core::position::Position;
+use crate::core::variant::Variant;
+use crate::search::eval;
+use crate::search::trained::data::{variant_tag, Record, LAST};
+use crate::search::trained::train::{samples, split, train, Model, Settings};
+use crate::search::trained::{self, Frames, TrainedWeights, Visitor};
+use crate::{with_rules, Color, Rules};
 
 /// Arguments of `damas train`.
 #[derive(clap::Args, Debug)]
@@ -196,7 +196,7 @@ struct Terms<'a> {
 }
 
 fn group(index: usize) -> usize {
-    use damas::search::trained::*;
+    use crate::search::trained::*;
     match index {
         i if i < KING_SQUARE => 0,
         i if i < KING_MOBILITY => 1,
@@ -254,7 +254,7 @@ fn eval_in<R: Rules>(
         "hand-made {:+} (from the side to move)\n",
         eval::hand_made(&pos)
     );
-    let shipped = damas::engine::weights::shipped(variant);
+    let shipped = crate::engine::weights::shipped(variant);
     let Some(w) = file.or(shipped) else {
         out.push_str("trained: no weights for this variant\n");
         let evaluation = eval::evaluate(&IndexedPosition::new(pos), None);

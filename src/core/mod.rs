@@ -9,6 +9,7 @@ pub mod geometry;
 pub mod movegen;
 pub mod mv;
 pub mod notation;
+pub mod parallel;
 pub mod patterns;
 pub mod pdn;
 pub mod perft;

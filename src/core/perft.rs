@@ -2,9 +2,8 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rayon::prelude::*;
-
 use crate::core::movegen::Convention;
+use crate::core::parallel;
 use crate::core::position::{MoveOf, Position};
 use crate::core::rules::Rules;
 
@@ -71,14 +70,11 @@ pub fn divide<R: Rules>(
     let mut moves = Vec::new();
     pos.generate(&mut moves, convention);
     let done = AtomicUsize::new(0);
-    moves
-        .par_iter()
-        .map(|m| {
-            let n = split(&pos.after(m), depth.saturating_sub(1), convention);
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1, moves.len());
-            (*m, n)
-        })
-        .collect()
+    parallel::map(moves.len(), &|i| {
+        let n = split(&pos.after(&moves[i]), depth.saturating_sub(1), convention);
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1, moves.len());
+        (moves[i], n)
+    })
 }
 
 /// Perft with the first ply split over threads too, so a root with a few large subtrees
@@ -89,8 +85,7 @@ fn split<R: Rules>(pos: &Position<R>, depth: u32, convention: Convention) -> u64
     }
     let mut moves = Vec::new();
     pos.generate(&mut moves, convention);
-    moves
-        .par_iter()
-        .map(|m| perft(&pos.after(m), depth - 1, convention))
-        .sum()
+    parallel::sum(moves.len(), &|i| {
+        perft(&pos.after(&moves[i]), depth - 1, convention)
+    })
 }

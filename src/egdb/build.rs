@@ -12,14 +12,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use super::file::{self, Counts, Packed};
 use super::index::{slice_size, Indexer, Material};
 use super::{
     distance_path, material_verdict, slice_path, value_with, variant_dir, EgdbError, Slice, Value,
 };
 use crate::core::movegen::Convention;
+use crate::core::parallel;
 use crate::core::position::{MoveOf, Position};
 use crate::core::rules::Rules;
 use crate::core::variant::Variant;
@@ -203,34 +202,32 @@ fn build_slice<R: Rules>(
     let outer = |p: &Position<R>| value_with(p, |m| done.get(m));
     const CHUNK: u64 = 4096;
     const NEVER: u32 = 1 << 30;
-    let chunks = n.div_ceil(CHUNK);
     progress(&Event::Pass { pass: 0, todo: n });
-    (0..chunks).into_par_iter().for_each_init(
-        || (Vec::new(), Vec::new()),
-        |(buf, inner), c| {
-            let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-            for i in start..end {
-                let code = match index.position(i) {
-                    None => HOLE,
-                    Some(_) if lone => DRAW,
-                    Some(pos) => {
-                        let (code, can_lose) = scan(&pos, material, &index, buf, inner, &outer);
-                        if code == UNKNOWN {
-                            let extra = if can_lose { 0 } else { NEVER };
-                            pending[i as usize]
-                                .store(inner.len() as u32 + extra, Ordering::Relaxed);
-                            for &ch in inner.iter() {
-                                indegree[ch as usize].fetch_add(1, Ordering::Relaxed);
-                            }
+    parallel::chunks::<()>(n, CHUNK, &|range| {
+        let (mut buf, mut inner) = (Vec::new(), Vec::new());
+        let size = range.end - range.start;
+        for i in range {
+            let code = match index.position(i) {
+                None => HOLE,
+                Some(_) if lone => DRAW,
+                Some(pos) => {
+                    let (code, can_lose) =
+                        scan(&pos, material, &index, &mut buf, &mut inner, &outer);
+                    if code == UNKNOWN {
+                        let extra = if can_lose { 0 } else { NEVER };
+                        pending[i as usize].store(inner.len() as u32 + extra, Ordering::Relaxed);
+                        for &ch in inner.iter() {
+                            indegree[ch as usize].fetch_add(1, Ordering::Relaxed);
                         }
-                        code
                     }
-                };
-                codes[i as usize].store(code, Ordering::Relaxed);
-            }
-            progress(&Event::Tick(end - start));
-        },
-    );
+                    code
+                }
+            };
+            codes[i as usize].store(code, Ordering::Relaxed);
+        }
+        progress(&Event::Tick(size));
+        Vec::new()
+    });
     // Predecessor lists, in one array: `start[c]..start[c + 1]`.
     let mut start = Vec::with_capacity(n as usize + 1);
     let mut total = 0u64;
@@ -243,32 +240,33 @@ fn build_slice<R: Rules>(
     let preds: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
     let cursor = indegree;
     progress(&Event::Pass { pass: 1, todo: n });
-    (0..chunks).into_par_iter().for_each_init(
-        || (Vec::new(), Vec::new()),
-        |(buf, inner), c| {
-            let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-            for i in lo..hi {
-                if codes[i as usize].load(Ordering::Relaxed) != UNKNOWN {
-                    continue;
-                }
-                let pos = index
-                    .position(i)
-                    .expect("an undecided position is a position");
-                scan(&pos, material, &index, buf, inner, &outer);
-                for &ch in inner.iter() {
-                    let k = cursor[ch as usize].fetch_add(1, Ordering::Relaxed) as u64;
-                    preds[(start[ch as usize] + k) as usize].store(i as u32, Ordering::Relaxed);
-                }
+    parallel::chunks::<()>(n, CHUNK, &|range| {
+        let (mut buf, mut inner) = (Vec::new(), Vec::new());
+        let size = range.end - range.start;
+        for i in range {
+            if codes[i as usize].load(Ordering::Relaxed) != UNKNOWN {
+                continue;
             }
-            progress(&Event::Tick(hi - lo));
-        },
-    );
+            let pos = index
+                .position(i)
+                .expect("an undecided position is a position");
+            scan(&pos, material, &index, &mut buf, &mut inner, &outer);
+            for &ch in inner.iter() {
+                let k = cursor[ch as usize].fetch_add(1, Ordering::Relaxed) as u64;
+                preds[(start[ch as usize] + k) as usize].store(i as u32, Ordering::Relaxed);
+            }
+        }
+        progress(&Event::Tick(size));
+        Vec::new()
+    });
     drop(cursor);
     // Spread wins and losses backwards, one ply a round.
-    let mut frontier: Vec<u32> = (0..n as u32)
-        .into_par_iter()
-        .filter(|&i| matches!(codes[i as usize].load(Ordering::Relaxed), WIN | LOSS))
-        .collect();
+    let mut frontier: Vec<u32> = parallel::chunks(n, CHUNK, &|range| {
+        range
+            .filter(|&i| matches!(codes[i as usize].load(Ordering::Relaxed), WIN | LOSS))
+            .map(|i| i as u32)
+            .collect()
+    });
     // Plies to the slice's end (a capture or crowning that leaves it, or no move) under best
     // play: the round that decided each position, 0 for those the other slices decide.
     let distance: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
@@ -280,46 +278,41 @@ fn build_slice<R: Rules>(
             todo: frontier.len() as u64,
         });
         round += 1;
-        frontier = frontier
-            .par_chunks(1024)
-            .flat_map_iter(|part| {
-                let mut next = Vec::new();
-                for &c in part {
-                    let lost = codes[c as usize].load(Ordering::Relaxed) == LOSS;
-                    let (a, b) = (start[c as usize], start[c as usize + 1]);
-                    for k in a..b {
-                        let p = preds[k as usize].load(Ordering::Relaxed) as usize;
-                        let slot = &codes[p];
-                        if slot.load(Ordering::Relaxed) != UNKNOWN {
-                            continue;
-                        }
-                        let decided = if lost {
-                            Some(WIN)
-                        } else if pending[p].fetch_sub(1, Ordering::Relaxed) == 1 {
-                            Some(LOSS)
-                        } else {
-                            None
-                        };
-                        if let Some(code) = decided {
-                            if slot
-                                .compare_exchange(
-                                    UNKNOWN,
-                                    code,
-                                    Ordering::Relaxed,
-                                    Ordering::Relaxed,
-                                )
-                                .is_ok()
-                            {
-                                distance[p].store(plies, Ordering::Relaxed);
-                                next.push(p as u32);
-                            }
+        const PART: u64 = 1024;
+        let now = &frontier;
+        frontier = parallel::chunks(now.len() as u64, PART, &|range| {
+            let part = &now[range.start as usize..range.end as usize];
+            let mut next = Vec::new();
+            for &c in part {
+                let lost = codes[c as usize].load(Ordering::Relaxed) == LOSS;
+                let (a, b) = (start[c as usize], start[c as usize + 1]);
+                for k in a..b {
+                    let p = preds[k as usize].load(Ordering::Relaxed) as usize;
+                    let slot = &codes[p];
+                    if slot.load(Ordering::Relaxed) != UNKNOWN {
+                        continue;
+                    }
+                    let decided = if lost {
+                        Some(WIN)
+                    } else if pending[p].fetch_sub(1, Ordering::Relaxed) == 1 {
+                        Some(LOSS)
+                    } else {
+                        None
+                    };
+                    if let Some(code) = decided {
+                        if slot
+                            .compare_exchange(UNKNOWN, code, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok()
+                        {
+                            distance[p].store(plies, Ordering::Relaxed);
+                            next.push(p as u32);
                         }
                     }
                 }
-                progress(&Event::Tick(part.len() as u64));
-                next
-            })
-            .collect();
+            }
+            progress(&Event::Tick(part.len() as u64));
+            next
+        });
     }
     let mut values = Packed::new(n);
     for (i, c) in codes.iter().enumerate() {
@@ -483,43 +476,44 @@ pub fn verify<R: Rules>(
         }
         let n = s.index.len();
         let bad: Vec<u64> = pool.install(|| {
-            (0..n)
-                .into_par_iter()
-                .map_init(Vec::new, |buf, i| {
-                    let stored = s.values.get(i);
-                    let want = match s.index.position(i) {
-                        None => HOLE,
-                        Some(pos) => match material_verdict::<R>(m, pos.side_to_move()) {
-                            Some(v) => v.code(),
-                            None => {
-                                let code = evaluate(
-                                    &pos,
-                                    *m,
-                                    buf,
-                                    &|p| match s.value(p) {
-                                        Value::Win => WIN,
-                                        Value::Loss => LOSS,
-                                        _ => DRAW,
-                                    },
-                                    &|p| value_with(p, |mm| slices.get(mm)),
-                                );
-                                match code {
-                                    WIN => Value::Win.code(),
-                                    LOSS => Value::Loss.code(),
-                                    _ => Value::Draw.code(),
+            parallel::chunks(n, 4096, &|range| {
+                let mut buf = Vec::new();
+                range
+                    .filter(|&i| {
+                        let stored = s.values.get(i);
+                        let want = match s.index.position(i) {
+                            None => HOLE,
+                            Some(pos) => match material_verdict::<R>(m, pos.side_to_move()) {
+                                Some(v) => v.code(),
+                                None => {
+                                    let code = evaluate(
+                                        &pos,
+                                        *m,
+                                        &mut buf,
+                                        &|p| match s.value(p) {
+                                            Value::Win => WIN,
+                                            Value::Loss => LOSS,
+                                            _ => DRAW,
+                                        },
+                                        &|p| value_with(p, |mm| slices.get(mm)),
+                                    );
+                                    match code {
+                                        WIN => Value::Win.code(),
+                                        LOSS => Value::Loss.code(),
+                                        _ => Value::Draw.code(),
+                                    }
                                 }
-                            }
-                        },
-                    };
-                    let want = if want == HOLE {
-                        Value::Invalid.code()
-                    } else {
-                        want
-                    };
-                    (stored != want).then_some(i)
-                })
-                .flatten()
-                .collect()
+                            },
+                        };
+                        let want = if want == HOLE {
+                            Value::Invalid.code()
+                        } else {
+                            want
+                        };
+                        stored != want
+                    })
+                    .collect()
+            })
         });
         let r = VerifyReport {
             material: *m,

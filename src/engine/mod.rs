@@ -293,8 +293,18 @@ impl Engine {
         start: Start<'_>,
         moves: &[S],
     ) -> Option<&'static str> {
+        let moves: Vec<&str> = moves.iter().map(AsRef::as_ref).collect();
+        self.table_result_text(variant, start, &moves)
+    }
+
+    fn table_result_text(
+        &self,
+        variant: Variant,
+        start: Start<'_>,
+        moves: &[&str],
+    ) -> Option<&'static str> {
         with_rules!(variant, R => {
-            let game = line::<R, S>(start, moves, self.draw.unwrap_or(R::DRAW)).ok()?;
+            let game = line::<R, &str>(start, moves, self.draw.unwrap_or(R::DRAW)).ok()?;
             let db = self.tables_for::<R>(variant)?;
             db.probe(game.position()).map(|v| v.name())
         })
@@ -571,41 +581,4 @@ fn legal_move_count_text(
     moves: &[&str],
 ) -> Result<usize, EngineError> {
     with_rules!(variant, R => line::<R, &str>(start, moves, R::DRAW).map(|g| g.position().legal_moves().len()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn nodes(engine: &Engine, variant: Variant, depth: u32) -> u64 {
-        let done = engine.think(
-            variant,
-            Start::Initial,
-            &[] as &[&str],
-            Limits::depth(depth),
-            &Control::new(false),
-            &mut |_| {},
-        );
-        done.expect("a legal move").nodes
-    }
-
-    /// Czech and Russian start from the same pieces: a search in one must not read the
-    /// other's table entries, so a Russian search after a Czech one visits exactly the nodes
-    /// it visits in a fresh engine.
-    #[test]
-    fn the_table_is_not_shared_between_rule_sets() {
-        let mut fresh = Engine::new(16);
-        fresh.book = false;
-        let alone = nodes(&fresh, Variant::Russian, 9);
-        let mut reused = Engine::new(16);
-        reused.book = false;
-        nodes(&reused, Variant::Czech, 9);
-        assert_eq!(nodes(&reused, Variant::Russian, 9), alone);
-        // An option is a rule set of its own too.
-        let free = nodes(&fresh, Variant::EnglishFreeCapture, 9);
-        let mut other = Engine::new(16);
-        other.book = false;
-        nodes(&other, Variant::English, 9);
-        assert_eq!(nodes(&other, Variant::EnglishFreeCapture, 9), free);
-    }
 }

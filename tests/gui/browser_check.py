@@ -1,6 +1,6 @@
 """Drive the `damas gui` page in headless Chromium (Debian's chromium and chromium-driver)
-through Selenium: play a move by clicking, see the engine's reply and the analysis, load a
-FEN, and save screenshots.
+through Selenium: play a move by clicking and one by dragging, see the engine's reply and the
+analysis, load a FEN, resolve an ambiguous capture in the chooser, and save screenshots.
 
 Usage: browser_check.py URL SHOT_DIR [SAVE_DIR]
 """
@@ -11,6 +11,7 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -107,6 +108,30 @@ try:
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "circle.piece.man, circle.piece.king")) == 3)
     check(piece_on("10") and piece_on("20") and piece_on("3"), "FEN loaded")
     check(len(driver.find_elements(By.CSS_SELECTOR, "text.crown")) == 2, "two kings crowned")
+
+    # A move by drag and drop: Black's man from 9 to 13 (pressed on 9, released on 13).
+    new_game("english", "human", "human")
+    ActionChains(driver).click_and_hold(square("9")).move_to_element(square("13")).release().perform()
+    wait.until(lambda d: plies() == 1)
+    check(piece_on("13") and not piece_on("9"), "9-13 played by dragging")
+
+    # Two captures from 2 to 18 (over 6 and 14, or over 7 and 15): clicking 2 then 18 asks
+    # which, naming each by its captured pieces; the answer plays that one.
+    fen = driver.find_element(By.ID, "fen")
+    fen.clear()
+    fen.send_keys("B:W6,7,14,15:B2")
+    driver.find_element(By.ID, "load-fen").click()
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "circle.piece.man")) == 5)
+    square("2").click()
+    square("18").click()
+    wait.until(lambda d: d.find_element(By.ID, "chooser").is_displayed())
+    choices = sorted(b.text for b in driver.find_elements(By.CSS_SELECTOR, "#chooser button.choice"))
+    check(choices == ["2x18x6x14", "2x18x7x15"], f"the chooser offers both captures ({choices})")
+    check(plies() == 0, "nothing played before the choice")
+    [b for b in driver.find_elements(By.CSS_SELECTOR, "#chooser button.choice") if b.text == "2x18x6x14"][0].click()
+    wait.until(lambda d: plies() == 1)
+    check(piece_on("18") and not piece_on("6") and not piece_on("14") and piece_on("7") and piece_on("15"),
+          "the chosen capture played")
 
     # A double capture clicked square by square: International, White man 38 takes 33 and
     # 23, landing on 29 then 18.

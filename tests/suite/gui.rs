@@ -22,8 +22,13 @@ struct Gui {
 
 impl Gui {
     fn start() -> Gui {
+        Gui::start_with(&[])
+    }
+
+    fn start_with(extra: &[&str]) -> Gui {
         let mut child = Command::new(env!("CARGO_BIN_EXE_damas"))
             .args(["gui", "--port", "0", "--hash", "8"])
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -172,6 +177,16 @@ fn event(r: &mut BufReader<TcpStream>) -> (String, Value) {
             name = n.to_string();
         } else if let Some(d) = line.strip_prefix("data: ") {
             data.push_str(d);
+        }
+    }
+}
+
+/// The data of a stream's `done` event, the events before it skipped.
+fn until_done(r: &mut BufReader<TcpStream>) -> Value {
+    loop {
+        let (name, data) = event(r);
+        if name == "done" {
+            return data;
         }
     }
 }
@@ -528,6 +543,78 @@ fn one_search_at_a_time_and_analysis_stops() {
     }
     let s = gui.post("/api/engine-move", json!({}));
     assert!(legal.contains(s["engine"]["move"].as_str().unwrap()));
+}
+
+/// A page that goes away mid-analysis stops the search: the search slot is free again
+/// without a `POST /api/stop`.
+#[test]
+fn analysis_stops_when_the_page_goes_away() {
+    let gui = Gui::start();
+    gui.post(
+        "/api/new",
+        json!({"variant": "international", "white": "human", "black": "human"}),
+    );
+    let mut r = gui.analyse("?multipv=4");
+    let (name, _) = event(&mut r);
+    assert_eq!(name, "info");
+    assert_eq!(gui.get("/api/state")["searching"], true);
+    drop(r);
+    let mut waited = 0;
+    while gui.get("/api/state")["searching"] == true {
+        assert!(waited < 600, "the search went on after its page left");
+        std::thread::sleep(Duration::from_millis(100));
+        waited += 1;
+    }
+    gui.post("/api/engine-move", json!({}));
+}
+
+/// With endgame tables, analysis of a position they hold first says its value (`egdb`
+/// event, and again in `done`): two English kings against a man win. A position of more
+/// pieces than the tables have gets no `egdb` event.
+#[test]
+fn analysis_gives_the_endgame_tables_result() {
+    let dir = std::env::temp_dir().join(format!("damas-gui-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = crate::support::run::damas(&[
+        "egdb",
+        "build",
+        "--variant",
+        "english",
+        "--pieces",
+        "3",
+        "--threads",
+        "1",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let gui = Gui::start_with(&["--egdb-pieces", "3", "--egdb-path", d]);
+    let won = "W:WK10,K20:B3";
+    gui.post(
+        "/api/new",
+        json!({"variant": "english", "white": "human", "black": "human", "fen": won}),
+    );
+    let mut r = gui.analyse("?depth=3");
+    let (name, data) = event(&mut r);
+    assert_eq!(
+        (name.as_str(), &data["result"]),
+        ("egdb", &json!("win")),
+        "{data}"
+    );
+    let done = until_done(&mut r);
+    assert_eq!(done["egdb"], "win", "{done}");
+    // Black to move in the same ending loses.
+    gui.post("/api/fen", json!({"fen": "B:WK10,K20:B3"}));
+    let mut r = gui.analyse("?depth=3");
+    assert_eq!(event(&mut r).1["result"], "loss");
+    assert_eq!(until_done(&mut r)["egdb"], "loss");
+    // Four pieces: beyond the tables.
+    gui.post("/api/fen", json!({"fen": "W:WK10,K20:B3,4"}));
+    let mut r = gui.analyse("?depth=3");
+    assert_eq!(event(&mut r).0, "info");
+    assert_eq!(until_done(&mut r)["egdb"], Value::Null);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A game to its end through the API: moves picked from the API's legal list (seeded),

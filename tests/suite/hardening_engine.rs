@@ -8,6 +8,11 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use damas::engine::{Engine, Start};
+use damas::search::limits::Limits;
+use damas::search::Control;
+use damas::Variant;
+
 use crate::support::hub_process::{value, HubProcess};
 use crate::support::run::damas;
 
@@ -300,4 +305,37 @@ fn the_hint_is_shown_at_a_terminal_and_never_on_a_pipe() {
         text.contains("type 'help' for its commands"),
         "no hint at a terminal: {text:?}"
     );
+}
+
+/// Nodes of a fixed-depth search from the start, the book off.
+fn nodes(engine: &Engine, variant: Variant, depth: u32) -> u64 {
+    let done = engine.think(
+        variant,
+        Start::Initial,
+        &[] as &[&str],
+        Limits::depth(depth),
+        &Control::new(false),
+        &mut |_| {},
+    );
+    done.expect("a legal move").nodes
+}
+
+/// Czech and Russian start from the same pieces: a search in one must not read the
+/// other's table entries, so a Russian search after a Czech one visits exactly the nodes
+/// it visits in a fresh engine.
+#[test]
+fn the_table_is_not_shared_between_rule_sets() {
+    let mut fresh = Engine::new(16);
+    fresh.book = false;
+    let alone = nodes(&fresh, Variant::Russian, 9);
+    let mut reused = Engine::new(16);
+    reused.book = false;
+    nodes(&reused, Variant::Czech, 9);
+    assert_eq!(nodes(&reused, Variant::Russian, 9), alone);
+    // An option is a rule set of its own too.
+    let free = nodes(&fresh, Variant::EnglishFreeCapture, 9);
+    let mut other = Engine::new(16);
+    other.book = false;
+    nodes(&other, Variant::English, 9);
+    assert_eq!(nodes(&other, Variant::EnglishFreeCapture, 9), free);
 }

@@ -12,16 +12,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use damas::core::notation::{parse_move, write_fen};
-use damas::core::position::Position;
-use damas::core::rules::Rules;
-use damas::core::variant::Variant;
-use damas::engine::book::{Book, BookMove};
-use damas::engine::{Engine, EngineError, Start};
-use damas::search::eval::Score;
-use damas::search::limits::Limits;
-use damas::search::{is_decided, Control};
-use damas::with_rules;
+use crate::core::notation::{parse_move, write_fen};
+use crate::core::position::Position;
+use crate::core::rules::Rules;
+use crate::core::variant::Variant;
+use crate::engine::book::{Book, BookMove};
+use crate::engine::{Engine, EngineError, Start};
+use crate::search::eval::Score;
+use crate::search::limits::Limits;
+use crate::search::{is_decided, Control};
+use crate::with_rules;
 
 /// What to build.
 #[derive(Clone, Debug)]

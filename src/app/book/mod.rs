@@ -9,15 +9,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub mod build;
 
 use crate::app::args;
+use crate::core::notation::{move_text, write_fen};
+use crate::core::rules::Rules;
+use crate::core::variant::Variant;
+use crate::engine::book::{shipped, Book};
+use crate::engine::{line, score_text, DEFAULT_BOOK_MARGIN};
+use crate::search::eval::Score;
+use crate::search::limits::Limits;
+use crate::with_rules;
 use build::{build, BuildSettings, Progress};
-use damas::core::notation::{move_text, write_fen};
-use damas::core::rules::Rules;
-use damas::core::variant::Variant;
-use damas::engine::book::{shipped, Book};
-use damas::engine::{line, score_text, DEFAULT_BOOK_MARGIN};
-use damas::search::eval::Score;
-use damas::search::limits::Limits;
-use damas::with_rules;
 
 /// Arguments of `damas book`.
 #[derive(clap::Args, Debug)]
@@ -254,7 +254,7 @@ fn show_in<R: Rules>(book: Option<&Book>, a: &ShowArgs, margin: Score) -> Result
     let start = a
         .fen
         .as_deref()
-        .map_or(damas::engine::Start::Initial, damas::engine::Start::Fen);
+        .map_or(crate::engine::Start::Initial, crate::engine::Start::Fen);
     let moves: Vec<&str> = a
         .moves
         .as_deref()
@@ -281,7 +281,7 @@ fn show_in<R: Rules>(book: Option<&Book>, a: &ShowArgs, margin: Score) -> Result
     println!("book moves ({}):", entry.moves.len());
     for m in &entry.moves {
         let playable = m.weight > 0 && best.is_some_and(|b| m.score >= b - margin);
-        let legal = damas::core::notation::parse_move(pos, &m.text)
+        let legal = crate::core::notation::parse_move(pos, &m.text)
             .map(|mv| move_text::<R>(&mv))
             .unwrap_or_else(|_| m.text.clone());
         println!(

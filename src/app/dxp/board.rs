@@ -8,12 +8,12 @@
 use std::fmt;
 
 use super::message::{MoveMessage, StartPosition, SQUARES};
-use damas::core::geometry::Geometry;
-use damas::core::notation::{
+use crate::core::geometry::Geometry;
+use crate::core::notation::{
     parse_board_string, square_from_number, square_number, write_board_string, NotationError,
 };
-use damas::core::position::{MoveOf, Position};
-use damas::core::rules::Rules;
+use crate::core::position::{MoveOf, Position};
+use crate::core::rules::Rules;
 
 /// Whether games of `R` can be described in DXP.
 pub fn fits<R: Rules>() -> bool {
@@ -129,9 +129,9 @@ pub fn resolve<R: Rules>(pos: &Position<R>, m: &MoveMessage) -> Result<MoveOf<R>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use damas::core::color::Color;
-    use damas::core::notation::parse_fen;
-    use damas::core::rules::International;
+    use crate::core::color::Color;
+    use crate::core::notation::parse_fen;
+    use crate::core::rules::International;
 
     type I = International;
 

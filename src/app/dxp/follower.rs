@@ -20,16 +20,16 @@ use super::link::{Link, LinkError};
 use super::message::{
     Acceptance, BackAcceptance, EndReason, GameEnd, GameRequest, Message, VERSION,
 };
-use damas::core::color::Color;
-use damas::core::game::{Game, GameResult};
-use damas::core::notation::{move_text, parse_move, write_board_string};
-use damas::core::pdn;
-use damas::core::rules::Rules;
-use damas::core::variant::Variant;
-use damas::engine::{Engine, Start};
-use damas::search::limits::{Clock, Limits};
-use damas::search::Control;
-use damas::with_rules;
+use crate::core::color::Color;
+use crate::core::game::{Game, GameResult};
+use crate::core::notation::{move_text, parse_move, write_board_string};
+use crate::core::pdn;
+use crate::core::rules::Rules;
+use crate::core::variant::Variant;
+use crate::engine::{Engine, Start};
+use crate::search::limits::{Clock, Limits};
+use crate::search::Control;
+use crate::with_rules;
 
 /// How long the peer may take to acknowledge our GAMEEND.
 const ACK_TIMEOUT: Duration = Duration::from_secs(10);
@@ -342,7 +342,7 @@ fn think<R: Rules>(
     t: &Table<R>,
     engine: &Engine,
     variant: Variant,
-) -> Result<(damas::core::position::MoveOf<R>, Duration), damas::engine::EngineError> {
+) -> Result<(crate::core::position::MoveOf<R>, Duration), crate::engine::EngineError> {
     let started = Instant::now();
     let moves_to_go = (t.moves > 0).then(|| t.moves - t.moves_made(t.ours) % t.moves);
     let limits = Limits {
@@ -364,7 +364,7 @@ fn think<R: Rules>(
         &mut |_| {},
     )?;
     let m = parse_move(t.game.position(), &done.best).map_err(|reason| {
-        damas::engine::EngineError::BadMove {
+        crate::engine::EngineError::BadMove {
             index: moves.len(),
             text: done.best.clone(),
             reason,

@@ -87,7 +87,7 @@ impl Framer {
     }
 
     /// The next whole message, if any.
-    pub fn next(&mut self) -> Option<Result<Vec<u8>, DxpError>> {
+    pub fn next_message(&mut self) -> Option<Result<Vec<u8>, DxpError>> {
         self.ready.pop_front()
     }
 
@@ -142,7 +142,7 @@ impl Link {
     pub fn receive(&mut self, deadline: Instant) -> Result<Message, LinkError> {
         let mut buf = [0u8; 512];
         loop {
-            if let Some(frame) = self.framer.next() {
+            if let Some(frame) = self.framer.next_message() {
                 let bytes = frame.map_err(LinkError::Protocol)?;
                 return Message::decode(&bytes).map_err(LinkError::Protocol);
             }
@@ -191,7 +191,7 @@ mod tests {
             let mut f = Framer::default();
             f.push(&wire[..cut]);
             f.push(&wire[cut..]);
-            let frames: Vec<_> = std::iter::from_fn(|| f.next()).collect();
+            let frames: Vec<_> = std::iter::from_fn(|| f.next_message()).collect();
             assert_eq!(
                 frames,
                 vec![
@@ -213,8 +213,8 @@ mod tests {
         }
         assert!(f.overflowing());
         f.push(b"\0E00\0");
-        assert_eq!(f.next(), Some(Err(DxpError::TooLong(1 << 20))));
-        assert_eq!(f.next(), Some(Ok(b"E00".to_vec())));
+        assert_eq!(f.next_message(), Some(Err(DxpError::TooLong(1 << 20))));
+        assert_eq!(f.next_message(), Some(Ok(b"E00".to_vec())));
     }
 
     #[test]
@@ -223,10 +223,10 @@ mod tests {
         let mut m = vec![b'C'; MAX_LEN];
         m.push(0);
         f.push(&m);
-        assert_eq!(f.next(), Some(Ok(vec![b'C'; MAX_LEN])));
+        assert_eq!(f.next_message(), Some(Ok(vec![b'C'; MAX_LEN])));
         let mut long = vec![b'C'; MAX_LEN + 1];
         long.push(0);
         f.push(&long);
-        assert!(matches!(f.next(), Some(Ok(v)) if v.len() == MAX_LEN + 1));
+        assert!(matches!(f.next_message(), Some(Ok(v)) if v.len() == MAX_LEN + 1));
     }
 }

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use damas::core::color::Color;
+use crate::core::color::Color;
 
 /// The longest message the protocol allows (the NUL not counted).
 pub const MAX_LEN: usize = 127;

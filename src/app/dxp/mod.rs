@@ -21,9 +21,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::app::args;
-use damas::core::variant::Variant;
-use damas::engine::Engine;
-use damas::with_rules;
+use crate::core::variant::Variant;
+use crate::engine::Engine;
+use crate::with_rules;
 use follower::FollowerSettings;
 use link::{Link, DEFAULT_PORT};
 

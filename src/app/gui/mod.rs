@@ -8,14 +8,17 @@
 //! - `POST /api/move` `{move}`, `POST /api/engine-move`, `POST /api/undo`, `POST /api/redo`
 //! - `GET /api/fen`, `POST /api/fen` `{fen}`, `GET /api/pdn`, `POST /api/pdn` `{pdn}`
 //! - `POST /api/resign` `{side?}`, `POST /api/draw`, `GET|POST /api/settings` `{hash, threads}`
-//! - `GET /api/analyse?multipv=N[&depth=D]`: Server-Sent Events (`info`, then `done`);
-//!   `POST /api/stop` ends it. One search at a time: another gets 409.
+//! - `GET /api/analyse?multipv=N[&depth=D]`: Server-Sent Events (`egdb` when the endgame
+//!   tables hold the position, `info` per search line, then `done`); `POST /api/stop` ends
+//!   it, and so does the client going away (a comment line each second finds out). One
+//!   search at a time: another gets 409.
 
 mod table;
 
 use std::io::{Read, Write};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -23,15 +26,18 @@ use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response, Server};
 
 use crate::app::args;
-use damas::engine::{score_text, Engine, TextInfo};
-use damas::search::limits::Limits;
-use damas::search::Control;
-use damas::Variant;
+use crate::engine::{score_text, Engine, TextInfo};
+use crate::search::limits::Limits;
+use crate::search::Control;
+use crate::Variant;
 use table::{check_fen, read_pdn, Player, Recorded, Table};
 
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
+
+/// How often an analysis stream with nothing to report checks that its page is still there.
+const HEARTBEAT: Duration = Duration::from_secs(1);
 
 /// The largest request body read (a PDN upload included), in bytes.
 pub const MAX_BODY: usize = 256 * 1024;
@@ -57,6 +63,13 @@ pub struct GuiArgs {
     /// Open the page in the desktop's browser (`xdg-open`).
     #[arg(long)]
     pub open: bool,
+    /// Probe the endgame tables in positions of up to this many pieces (0: off); analysis
+    /// then shows the tables' result where they hold the position.
+    #[arg(long, default_value = "0", value_parser = args::egdb_probe_pieces)]
+    pub egdb_pieces: u32,
+    /// The endgame tables' root directory (default: as `damas egdb`).
+    #[arg(long)]
+    pub egdb_path: Option<std::path::PathBuf>,
 }
 
 /// Set by SIGINT and SIGTERM: the server loop ends.
@@ -147,6 +160,8 @@ pub fn run(a: GuiArgs) -> Result<(), GuiError> {
     }
     let mut engine = Engine::new(a.hash);
     engine.threads = a.threads;
+    engine.egdb_pieces = a.egdb_pieces;
+    engine.egdb_path = a.egdb_path.clone();
     let shared = Arc::new(Shared {
         table: Mutex::new(Table::new(variant)),
         search: Mutex::new(None),
@@ -580,13 +595,13 @@ fn resign(shared: &Shared, input: &Value) -> Answer {
         }
         let loser = match side {
             None => t.side().map_err(Refusal::bad)?,
-            Some("white") => damas::Color::White,
-            Some("black") => damas::Color::Black,
+            Some("white") => crate::Color::White,
+            Some("black") => crate::Color::Black,
             Some(_) => return Err(Refusal::bad("'side' must be \"white\" or \"black\"")),
         };
         let result = match loser {
-            damas::Color::White => "0-2",
-            damas::Color::Black => "2-0",
+            crate::Color::White => "0-2",
+            crate::Color::Black => "2-0",
         };
         t.recorded = Some(Recorded {
             result,
@@ -617,7 +632,7 @@ fn settings_json(shared: &Shared) -> Value {
 /// `{"hash": MB, "threads": N}`, within the engine's shared limits; refused while a search
 /// runs (the table cannot be replaced under it).
 fn settings(shared: &Shared, input: &Value) -> Answer {
-    use damas::engine::limits::{Whole, HASH_MB, THREADS};
+    use crate::engine::limits::{Whole, HASH_MB, THREADS};
     let number = |name: &str, range: Whole| -> Result<Option<usize>, Refusal> {
         match input.get(name) {
             None | Some(Value::Null) => Ok(None),
@@ -777,36 +792,54 @@ fn analyse(shared: &Shared, request: Request, query: &str) {
         Ok(s) => s,
         Err(r) => return respond_json(request, Err(r)),
     };
-    let mut out = request.into_writer();
+    let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(request.into_writer()));
     let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\n\r\n";
-    if out
-        .write_all(head.as_bytes())
-        .and_then(|_| out.flush())
-        .is_err()
-    {
+    let write = |text: &str| {
+        let mut o = lock(&out);
+        o.write_all(text.as_bytes()).and_then(|_| o.flush())
+    };
+    let send = |event: &str, data: &Value| write(&format!("event: {event}\ndata: {data}\n\n"));
+    if write(head).is_err() {
         return;
     }
-    let send = |out: &mut Box<dyn Write + Send>, event: &str, data: &Value| {
-        let text = format!("event: {event}\ndata: {data}\n\n");
-        out.write_all(text.as_bytes()).and_then(|_| out.flush())
-    };
     let mut limits = match depth {
         Some(d) => Limits::depth(d),
         None => Limits::default(),
     };
     limits.infinite = depth.is_none();
     let control = Arc::clone(&slot.control);
-    let result = {
-        let mut e = lock(&shared.engine);
+    let mut e = lock(&shared.engine);
+    let table = e.table_result(t.variant, t.start(), &t.moves);
+    if let Some(r) = table {
+        if send("egdb", &json!({ "result": r })).is_err() {
+            return;
+        }
+    }
+    let result = std::thread::scope(|scope| {
+        // The search writes only when it has a line to report; between lines a comment each
+        // second tells whether the page is still there, and stops the search when it is not.
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let beat = Arc::clone(&control);
+        scope.spawn(move || {
+            while let Err(RecvTimeoutError::Timeout) = done_rx.recv_timeout(HEARTBEAT) {
+                if write(":\n\n").is_err() {
+                    beat.stop();
+                    return;
+                }
+            }
+        });
         e.book = false;
         e.multipv = multipv.unwrap_or(1) as usize;
         e.threads = shared.threads.load(Ordering::Relaxed);
-        e.think(t.variant, t.start(), &t.moves, limits, &control, &mut |i| {
-            if send(&mut out, "info", &info_json(i)).is_err() {
+        let result = e.think(t.variant, t.start(), &t.moves, limits, &control, &mut |i| {
+            if send("info", &info_json(i)).is_err() {
                 control.stop();
             }
-        })
-    };
+        });
+        drop(done_tx);
+        result
+    });
+    drop(e);
     drop(slot);
     let data = match result {
         Ok(d) => json!({
@@ -815,9 +848,10 @@ fn analyse(shared: &Shared, request: Request, query: &str) {
             "depth": d.depth,
             "nodes": d.nodes,
             "pv": d.pv,
+            "egdb": table,
             "generation": t.generation,
         }),
         Err(e) => json!({ "error": e.to_string() }),
     };
-    let _ = send(&mut out, "done", &data);
+    let _ = send("done", &data);
 }

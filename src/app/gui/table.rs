@@ -3,17 +3,17 @@
 
 use serde_json::{json, Value};
 
-use damas::core::game::{Game, Termination};
-use damas::core::geometry::{Geometry, Shape};
-use damas::core::notation::{
+use crate::core::game::{Game, Termination};
+use crate::core::geometry::{Geometry, Shape};
+use crate::core::notation::{
     move_text, parse_fen, parse_move, square_name, square_number, write_fen,
 };
-use damas::core::pdn::{self, landing_path, pdn_move_text};
-use damas::core::position::Position;
-use damas::core::rules::{Numbering, Rules};
-use damas::core::square::Square;
-use damas::engine::{self, Start};
-use damas::{with_rules, Color, Variant};
+use crate::core::pdn::{self, landing_path, pdn_move_text};
+use crate::core::position::Position;
+use crate::core::rules::{Numbering, Rules};
+use crate::core::square::Square;
+use crate::engine::{self, Start};
+use crate::{with_rules, Color, Variant};
 
 /// Who plays a side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -328,10 +328,10 @@ fn a_table_that_cannot_be_had_keeps_the_previous_size() {
     assert_eq!(engine.table_megabytes(), None);
     engine.set_hash(24).expect("24 MB");
     assert_eq!((engine.hash_mb(), engine.table_megabytes()), (24, Some(16)));
-    let huge = damas::search::tt::MAX_MEGABYTES + 1;
+    let huge = crate::search::tt::MAX_MEGABYTES + 1;
     assert_eq!(
         engine.set_hash(huge),
-        Err(damas::engine::EngineError::HashAllocation { megabytes: huge })
+        Err(crate::engine::EngineError::HashAllocation { megabytes: huge })
     );
     assert_eq!((engine.hash_mb(), engine.table_megabytes()), (24, Some(16)));
     assert_eq!(

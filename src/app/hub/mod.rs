@@ -18,14 +18,14 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use damas::core::variant::Variant;
-use damas::engine::book::{self, Book};
-use damas::engine::limits::{self, Whole};
-use damas::engine::{hash_mb_ceiling, legal_move_count, Engine, Start, DEFAULT_BOOK_MARGIN};
-use damas::search::limits::{Clock, Limits};
-use damas::search::trained::TrainedWeights;
-use damas::search::Control;
-use damas::with_rules;
+use crate::core::variant::Variant;
+use crate::engine::book::{self, Book};
+use crate::engine::limits::{self, Whole};
+use crate::engine::{hash_mb_ceiling, legal_move_count, Engine, Start, DEFAULT_BOOK_MARGIN};
+use crate::search::limits::{Clock, Limits};
+use crate::search::trained::TrainedWeights;
+use crate::search::Control;
+use crate::with_rules;
 use message::{parse, quote, read_line, Line, Message};
 
 const DEFAULT_HASH_MB: usize = 64;

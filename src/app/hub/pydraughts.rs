@@ -13,11 +13,11 @@
 //!
 //! The rules data decide which case applies (`FIRST`, `ALGEBRAIC_OUTPUT`), not variant names.
 
-use damas::core::color::Color;
-use damas::core::geometry::{Geometry, Shape};
-use damas::core::notation::{parse_square, square_name};
-use damas::core::rules::Rules;
-use damas::core::square::Square;
+use crate::core::color::Color;
+use crate::core::geometry::{Geometry, Shape};
+use crate::core::notation::{parse_square, square_name};
+use crate::core::rules::Rules;
+use crate::core::square::Square;
 
 fn turned<R: Rules>() -> bool {
     R::FIRST == Color::Black && R::G::LAYOUT.shape == Shape::Dark
@@ -111,7 +111,7 @@ pub fn move_out<R: Rules>(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use damas::core::rules::{Brazilian, English, International, Russian, Turkish};
+    use crate::core::rules::{Brazilian, English, International, Russian, Turkish};
 
     #[test]
     fn english_boards_turn_and_swap_colours() {

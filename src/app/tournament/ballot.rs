@@ -7,14 +7,14 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use damas::core::game::Game;
-use damas::core::notation::move_text;
-use damas::core::position::Position;
-use damas::core::rules::Rules;
-use damas::core::variant::Variant;
-use damas::engine::{Engine, Start};
-use damas::search::limits::Limits;
-use damas::search::Control;
+use crate::core::game::Game;
+use crate::core::notation::move_text;
+use crate::core::position::Position;
+use crate::core::rules::Rules;
+use crate::core::variant::Variant;
+use crate::engine::{Engine, Start};
+use crate::search::limits::Limits;
+use crate::search::Control;
 
 /// The ACF three-move deck: 174 openings, 156 played, 18 barred.
 pub const ENGLISH_3MOVE: &str = include_str!("../../../book/english-3move.tsv");

@@ -11,7 +11,7 @@ use super::spec::{split_words, Level, PlayerSpec, SpecError};
 use super::stats::{plus_minus, signed, Sprt, Tally};
 use super::{run_match, DrawAdjudication, Event, GameReport, MatchConfig, MatchError, Standings};
 use crate::app::args;
-use damas::core::variant::Variant;
+use crate::core::variant::Variant;
 
 /// Arguments of `damas match`.
 #[derive(clap::Args, Debug)]

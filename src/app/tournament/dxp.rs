@@ -15,9 +15,9 @@ use crate::app::dxp::board::{move_message, request_start, resolve};
 use crate::app::dxp::link::{Link, LinkError};
 use crate::app::dxp::message::{Acceptance, EndReason, GameEnd, GameRequest, Message, VERSION};
 use crate::app::dxp::parse_address;
-use damas::core::color::Color;
-use damas::core::position::{MoveOf, Position};
-use damas::core::rules::Rules;
+use crate::core::color::Color;
+use crate::core::position::{MoveOf, Position};
+use crate::core::rules::Rules;
 
 /// Longest wait for a program to start listening, and for its GAMEACC.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(20);

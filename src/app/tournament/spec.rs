@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use damas::engine::limits::{self, OutOfRange};
+use crate::engine::limits::{self, OutOfRange};
 
 /// How one player searches each move (per-player settings override the match's).
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -50,7 +50,7 @@ pub enum SpecError {
         key: String,
         value: String,
     },
-    /// A number outside the engine's limits (`damas::engine::limits`).
+    /// A number outside the engine's limits (`crate::engine::limits`).
     OutOfRange {
         key: String,
         value: String,

@@ -1,9 +1,9 @@
 //! The ballot decks, seeded random openings, and the statistics behind the `result …` line.
 
-use damas::core::notation::move_text;
-use damas::core::position::Position;
-use damas::core::rules::{English, International};
-use damas::Variant;
+use crate::core::notation::move_text;
+use crate::core::position::Position;
+use crate::core::rules::{English, International};
+use crate::Variant;
 
 use super::ballot::{parse_deck, play_opening, OpeningSet, ENGLISH_2MOVE, ENGLISH_3MOVE};
 use super::cli::result_line;

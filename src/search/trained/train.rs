@@ -14,6 +14,7 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 
 use crate::core::color::Color;
+use crate::core::parallel;
 use crate::core::position::Position;
 use crate::core::rules::Rules;
 use crate::search::eval::linear_terms;
@@ -95,21 +96,21 @@ fn sigmoid(x: f32) -> f32 {
 
 /// The samples of the quiet records that make legal positions of `R`.
 pub fn samples<R: Rules>(records: &[Record], result_weight: f32) -> Vec<Sample> {
-    records
-        .par_iter()
-        .filter(|r| r.quiet())
-        .filter_map(|r| {
-            let pos = r.position::<R>().ok()?;
-            let white_score = if r.side == Color::White {
-                r.score as f32
-            } else {
-                -(r.score as f32)
-            };
-            let target = result_weight * r.white_result()
-                + (1.0 - result_weight) * sigmoid(white_score / SCORE_SCALE);
-            Some(Sample::of(&pos, target))
-        })
-        .collect()
+    parallel::filter_map(records.len(), &|i| {
+        let r = &records[i];
+        if !r.quiet() {
+            return None;
+        }
+        let pos = r.position::<R>().ok()?;
+        let white_score = if r.side == Color::White {
+            r.score as f32
+        } else {
+            -(r.score as f32)
+        };
+        let target = result_weight * r.white_result()
+            + (1.0 - result_weight) * sigmoid(white_score / SCORE_SCALE);
+        Some(Sample::of(&pos, target))
+    })
 }
 
 /// Weights during training: opening and ending values per feature, in hundredths of a man.

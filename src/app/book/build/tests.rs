@@ -3,12 +3,12 @@
 
 use std::time::Duration;
 
-use damas::core::position::Position;
-use damas::engine::book::Book;
-use damas::engine::{Done, Engine, Start};
-use damas::search::limits::Limits;
-use damas::search::Control;
-use damas::Variant;
+use crate::core::position::Position;
+use crate::engine::book::Book;
+use crate::engine::{Done, Engine, Start};
+use crate::search::limits::Limits;
+use crate::search::Control;
+use crate::Variant;
 
 use super::{build, BuildSettings, Progress};
 
@@ -65,7 +65,7 @@ fn a_built_book_round_trips_and_keeps_moves_within_the_margin() {
     assert_eq!(back.write(), text);
     assert_eq!(back.tag("Depth"), Some("4"));
     assert_eq!(back.tag("Plies"), Some("3"));
-    type R = damas::core::rules::English;
+    type R = crate::core::rules::English;
     let start = Position::<R>::start();
     let entry = book.lookup(&start).expect("start in the book");
     let best = entry.moves[0].score;

@@ -1,5 +1,5 @@
 // Damas board page: draws the board from the server's geometry, takes moves by clicking
-// (only legal moves are offered), runs the engine and shows analysis streamed as events.
+// or dragging (only legal moves are offered), runs the engine and shows analysis streamed as events.
 "use strict";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -178,6 +178,40 @@ function clicked(id) {
   draw();
 }
 
+// Drag and drop: press on a piece that can move, release on another square; the same as
+// clicking the two squares (a capture's further landings are then clicked, or asked).
+let dragFrom = null;
+
+function squareAt(x, y) {
+  const e = document.elementFromPoint(x, y);
+  const id = e && e.getAttribute ? e.getAttribute("data-id") : null;
+  if (id === null || !state) return null;
+  const sq = state.squares.find((s) => String(s.id) === id);
+  return sq ? sq.id : null;
+}
+
+function dragStart(ev) {
+  dragFrom = null;
+  if (!state || state.outcome || engineBusy || humanToMove() === false) return;
+  const id = squareAt(ev.clientX, ev.clientY);
+  if (id !== null && movesFrom(id).length) {
+    dragFrom = id;
+    document.body.classList.add("dragging");
+    ev.preventDefault();
+  }
+}
+
+function dragEnd(ev) {
+  const from = dragFrom;
+  dragFrom = null;
+  document.body.classList.remove("dragging");
+  if (from === null) return;
+  const to = squareAt(ev.clientX, ev.clientY);
+  if (to === null || to === from) return; // a click: the click handler takes it
+  if (selected !== from) { selected = null; clicks = []; clicked(from); }
+  clicked(to);
+}
+
 // Several captures fit the clicks: ask which.
 function choose(moves) {
   const box = $("chooser");
@@ -284,6 +318,7 @@ async function newGame(extra) {
   stopAnalysis();
   $("lines").querySelector("tbody").textContent = "";
   $("pv").textContent = "";
+  $("egdb").textContent = "";
   const options = {};
   for (const i of $("options").querySelectorAll("input[data-option]")) options[i.dataset.option] = i.checked;
   const body = Object.assign({
@@ -302,8 +337,12 @@ function analyse() {
   const tbody = $("lines").querySelector("tbody");
   tbody.textContent = "";
   const n = Math.max(1, Math.min(16, parseInt($("multipv").value, 10) || 1));
+  $("egdb").textContent = "";
   source = new EventSource(`/api/analyse?multipv=${n}`);
   const rows = [];
+  source.addEventListener("egdb", (ev) => {
+    $("egdb").textContent = `endgame tables: ${JSON.parse(ev.data).result} for the side to move`;
+  });
   source.addEventListener("info", (ev) => {
     const i = JSON.parse(ev.data);
     let tr = rows[i.multipv];
@@ -380,6 +419,8 @@ async function init() {
     try { update(await api("/api/redo", {})); } catch (e) { message(e.message); }
   });
   $("flip").addEventListener("click", () => { flipped = !flipped; draw(); });
+  $("board").addEventListener("pointerdown", dragStart);
+  document.addEventListener("pointerup", dragEnd);
   $("engine-move").addEventListener("click", engineMove);
   $("resign").addEventListener("click", async () => {
     try { update(await api("/api/resign", {})); } catch (e) { message(e.message); }
