@@ -1,7 +1,7 @@
 //! Search speed, single thread, fresh 16 MB table: the English position and the
-//! International start at fixed depths. Each run also prints its nodes per second.
+//! International start at fixed depths (the shallower ones three times, for the spread).
+//! Each run prints its nodes and nodes per second: `cargo bench --bench search`.
 
-use criterion::{criterion_group, criterion_main, Criterion};
 use damas::engine::{Engine, Start};
 use damas::search::limits::Limits;
 use damas::search::Control;
@@ -36,7 +36,7 @@ fn report(name: &str, variant: Variant, start: Start<'_>, depth: u32) {
     );
 }
 
-fn bench(c: &mut Criterion) {
+fn main() {
     report(
         "english position d15",
         Variant::English,
@@ -49,16 +49,18 @@ fn bench(c: &mut Criterion) {
         Start::Initial,
         13,
     );
-    let mut g = c.benchmark_group("search");
-    g.sample_size(10);
-    g.bench_function("english position d13", |b| {
-        b.iter(|| run(Variant::English, Start::Fen(ENGLISH), 13))
-    });
-    g.bench_function("international start d11", |b| {
-        b.iter(|| run(Variant::International, Start::Initial, 11))
-    });
-    g.finish();
+    for _ in 0..3 {
+        report(
+            "english position d13",
+            Variant::English,
+            Start::Fen(ENGLISH),
+            13,
+        );
+        report(
+            "international start d11",
+            Variant::International,
+            Start::Initial,
+            11,
+        );
+    }
 }
-
-criterion_group!(benches, bench);
-criterion_main!(benches);
