@@ -25,6 +25,15 @@ pub fn sum(n: usize, body: &(dyn Fn(usize) -> u64 + Sync)) -> u64 {
     (0..n).into_par_iter().map(body).sum()
 }
 
+/// `body` on `0..n` cut into ranges of `chunk`. A body keeps its scratch buffers for the
+/// whole range.
+pub fn for_each_chunk(n: u64, chunk: u64, body: &(dyn Fn(Range<u64>) + Sync)) {
+    let chunk = chunk.max(1);
+    (0..n.div_ceil(chunk))
+        .into_par_iter()
+        .for_each(|c| body(c * chunk..((c + 1) * chunk).min(n)));
+}
+
 /// `body` on `0..n` cut into ranges of `chunk`; what each range returns, concatenated in
 /// order. A body keeps its scratch buffers for the whole range.
 pub fn chunks<T: Send>(n: u64, chunk: u64, body: &(dyn Fn(Range<u64>) -> Vec<T> + Sync)) -> Vec<T> {

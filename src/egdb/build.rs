@@ -203,7 +203,7 @@ fn build_slice<R: Rules>(
     const CHUNK: u64 = 4096;
     const NEVER: u32 = 1 << 30;
     progress(&Event::Pass { pass: 0, todo: n });
-    parallel::chunks::<()>(n, CHUNK, &|range| {
+    parallel::for_each_chunk(n, CHUNK, &|range| {
         let (mut buf, mut inner) = (Vec::new(), Vec::new());
         let size = range.end - range.start;
         for i in range {
@@ -226,7 +226,6 @@ fn build_slice<R: Rules>(
             codes[i as usize].store(code, Ordering::Relaxed);
         }
         progress(&Event::Tick(size));
-        Vec::new()
     });
     // Predecessor lists, in one array: `start[c]..start[c + 1]`.
     let mut start = Vec::with_capacity(n as usize + 1);
@@ -240,7 +239,7 @@ fn build_slice<R: Rules>(
     let preds: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
     let cursor = indegree;
     progress(&Event::Pass { pass: 1, todo: n });
-    parallel::chunks::<()>(n, CHUNK, &|range| {
+    parallel::for_each_chunk(n, CHUNK, &|range| {
         let (mut buf, mut inner) = (Vec::new(), Vec::new());
         let size = range.end - range.start;
         for i in range {
@@ -257,7 +256,6 @@ fn build_slice<R: Rules>(
             }
         }
         progress(&Event::Tick(size));
-        Vec::new()
     });
     drop(cursor);
     // Spread wins and losses backwards, one ply a round.

@@ -59,6 +59,15 @@ def new_game(variant, white, black, movetime="0.2"):
     wait.until(lambda d: d.find_element(By.ID, "status").text.startswith(variant + ":"))
 
 
+def load_fen(fen, pieces, count):
+    """Type a FEN into the page, load it, and wait until `count` elements match `pieces`."""
+    box = driver.find_element(By.ID, "fen")
+    box.clear()
+    box.send_keys(fen)
+    driver.find_element(By.ID, "load-fen").click()
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, pieces)) == count)
+
+
 def check(cond, what):
     if not cond:
         driver.save_screenshot(os.path.join(shots, "failure.png"))
@@ -101,11 +110,7 @@ try:
 
     # Load a FEN: two white kings and a black man, White to move.
     new_game("english", "human", "human")
-    fen = driver.find_element(By.ID, "fen")
-    fen.clear()
-    fen.send_keys("W:WK10,K20:B3")
-    driver.find_element(By.ID, "load-fen").click()
-    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "circle.piece.man, circle.piece.king")) == 3)
+    load_fen("W:WK10,K20:B3", "circle.piece.man, circle.piece.king", 3)
     check(piece_on("10") and piece_on("20") and piece_on("3"), "FEN loaded")
     check(len(driver.find_elements(By.CSS_SELECTOR, "text.crown")) == 2, "two kings crowned")
 
@@ -117,11 +122,7 @@ try:
 
     # Two captures from 2 to 18 (over 6 and 14, or over 7 and 15): clicking 2 then 18 asks
     # which, naming each by its captured pieces; the answer plays that one.
-    fen = driver.find_element(By.ID, "fen")
-    fen.clear()
-    fen.send_keys("B:W6,7,14,15:B2")
-    driver.find_element(By.ID, "load-fen").click()
-    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "circle.piece.man")) == 5)
+    load_fen("B:W6,7,14,15:B2", "circle.piece.man", 5)
     square("2").click()
     square("18").click()
     wait.until(lambda d: d.find_element(By.ID, "chooser").is_displayed())
@@ -136,11 +137,7 @@ try:
     # A double capture clicked square by square: International, White man 38 takes 33 and
     # 23, landing on 29 then 18.
     new_game("international", "human", "human")
-    fen = driver.find_element(By.ID, "fen")
-    fen.clear()
-    fen.send_keys("W:W38:B33,23,5")
-    driver.find_element(By.ID, "load-fen").click()
-    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "circle.piece.man")) == 4)
+    load_fen("W:W38:B33,23,5", "circle.piece.man", 4)
     square("38").click()
     square("29").click()  # the landing square of the first jump
     check(len(driver.find_elements(By.CSS_SELECTOR, "#board rect.sq.target")) >= 1, "next jump offered")

@@ -23,14 +23,16 @@ use damas::core::rules::{AntiEnglish, Brazilian, English, International, Russian
 use damas::egdb::{build, BuildOptions, Egdb, Indexer, Material, Value};
 use damas::{Rules, Variant};
 
-fn temp(name: &str) -> PathBuf {
+/// A fresh directory for one test's tables (the GUI's tests use it too).
+pub(crate) fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("damas-egdb-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
 }
 
-fn cli_build(dir: &Path, variant: &str, what: &[&str]) {
+/// `damas egdb build` into `dir`, one thread, which must succeed.
+pub(crate) fn cli_build(dir: &Path, variant: &str, what: &[&str]) {
     let d = dir.to_str().unwrap();
     let mut args = vec![
         "egdb",

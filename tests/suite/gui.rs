@@ -126,6 +126,18 @@ impl Gui {
         (status, msg.to_string())
     }
 
+    /// Wait until no search runs, polling the state, for at most `limit`; whether it ended.
+    fn until_idle(&self, limit: Duration) -> bool {
+        let start = std::time::Instant::now();
+        while self.get("/api/state")["searching"] == true {
+            if start.elapsed() > limit {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        true
+    }
+
     /// Open the analysis stream; returns the stream after its headers.
     fn analyse(&self, query: &str) -> BufReader<TcpStream> {
         let mut s = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
@@ -522,12 +534,7 @@ fn one_search_at_a_time_and_analysis_stops() {
     assert_eq!(status, 409);
     assert_eq!(gui.get("/api/state")["searching"], true);
     assert_eq!(gui.post("/api/stop", json!({}))["stopped"], true);
-    let done = loop {
-        let (name, data) = event(&mut r);
-        if name == "done" {
-            break data;
-        }
-    };
+    let done = until_done(&mut r);
     let start: Position<English> = Position::start();
     let legal: BTreeSet<String> = start
         .legal_moves()
@@ -536,11 +543,7 @@ fn one_search_at_a_time_and_analysis_stops() {
         .collect();
     assert!(legal.contains(done["best"].as_str().unwrap()), "{done}");
     // The slot is free again.
-    let mut tries = 0;
-    while gui.get("/api/state")["searching"] == true && tries < 100 {
-        std::thread::sleep(Duration::from_millis(20));
-        tries += 1;
-    }
+    gui.until_idle(Duration::from_secs(2));
     let s = gui.post("/api/engine-move", json!({}));
     assert!(legal.contains(s["engine"]["move"].as_str().unwrap()));
 }
@@ -559,12 +562,10 @@ fn analysis_stops_when_the_page_goes_away() {
     assert_eq!(name, "info");
     assert_eq!(gui.get("/api/state")["searching"], true);
     drop(r);
-    let mut waited = 0;
-    while gui.get("/api/state")["searching"] == true {
-        assert!(waited < 600, "the search went on after its page left");
-        std::thread::sleep(Duration::from_millis(100));
-        waited += 1;
-    }
+    assert!(
+        gui.until_idle(Duration::from_secs(60)),
+        "the search went on after its page left"
+    );
     gui.post("/api/engine-move", json!({}));
 }
 
@@ -573,22 +574,9 @@ fn analysis_stops_when_the_page_goes_away() {
 /// pieces than the tables have gets no `egdb` event.
 #[test]
 fn analysis_gives_the_endgame_tables_result() {
-    let dir = std::env::temp_dir().join(format!("damas-gui-egdb-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = crate::egdb::temp("gui");
+    crate::egdb::cli_build(&dir, "english", &["--pieces", "3"]);
     let d = dir.to_str().unwrap();
-    let (code, out, err) = crate::support::run::damas(&[
-        "egdb",
-        "build",
-        "--variant",
-        "english",
-        "--pieces",
-        "3",
-        "--threads",
-        "1",
-        "--dir",
-        d,
-    ]);
-    assert_eq!(code, 0, "{out}\n{err}");
     let gui = Gui::start_with(&["--egdb-pieces", "3", "--egdb-path", d]);
     let won = "W:WK10,K20:B3";
     gui.post(
