@@ -210,6 +210,10 @@ fn run_build<R: Rules>(
     let current = Mutex::new(String::new());
     // Result lines go to stdout, above the bar when one is drawn.
     let say = |line: String| bar.suspend(|| println!("{line}"));
+    say(format!(
+        "memory about {} at the peak ({largest} positions in that slice, {total} in all)",
+        human_bytes(bytes)
+    ));
     let on_event = |e: &Event| match e {
         Event::Kept { material, counts } => say(format!(
             "{material} kept win={} draw={} loss={}",

@@ -469,11 +469,3 @@ fn tags(person: Option<Color>) -> Vec<(&'static str, &'static str)> {
         ("Black", name(Color::Black)),
     ]
 }
-
-#[cfg(test)]
-#[path = "play_tests.rs"]
-mod tests;
-
-#[cfg(test)]
-#[path = "play_scripted_tests.rs"]
-mod scripted_tests;

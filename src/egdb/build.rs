@@ -70,21 +70,68 @@ const LOSS: u8 = 2;
 const HOLE: u8 = 3;
 const DRAW: u8 = 4;
 
-/// Bytes a build of up to `pieces` (or of `only` and what it needs) needs at its peak (the largest slice's working array,
-/// its successor graph, every finished slice at two bits a position), that largest slice's positions, and all
-/// positions.
+/// Bytes a build of up to `pieces` (or of `only` and what it needs) needs at its peak, that
+/// peak slice's positions, and all positions. A slice being built holds, per position, its
+/// code, distance, two counters and a list start (`SLICE_BYTES`), four bytes per move that
+/// stays in the slice and four for the frontier; every finished slice stays at two bits. The
+/// moves in a slice are counted on a sample of its positions: flying kings have five times
+/// the moves of short ones, so one figure for all variants is wrong by as much.
 pub fn memory_estimate<R: Rules>(pieces: u32, only: Option<Material>) -> (u64, u64, u64) {
     let slices = match only {
         Some(m) => m.needed::<R>(),
         None => Material::all::<R>(pieces),
     };
-    let sizes: Vec<u64> = slices.iter().map(slice_size::<R>).collect();
-    let largest = sizes.iter().copied().max().unwrap_or(0);
-    let total = sizes.iter().fold(0u64, |a, &x| a.saturating_add(x));
-    // Per position of the slice being built: a code, two counters and a list start (17
-    // bytes), and about twenty moves inside the slice at four bytes each.
-    let bytes = largest.saturating_mul(100).saturating_add(total / 4);
-    (bytes, largest, total)
+    let mut sizes: Vec<(u64, Material)> = slices.iter().map(|m| (slice_size::<R>(m), *m)).collect();
+    let total = sizes.iter().fold(0u64, |a, &(x, _)| a.saturating_add(x));
+    sizes.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let (mut peak, mut at) = (0u64, 0u64);
+    // Of the largest slices, the one needing most (more kings, more moves, may be smaller).
+    for &(n, m) in sizes.iter().take(6) {
+        let moves = moves_in_slice::<R>(m, n);
+        let bytes = ((SLICE_BYTES + 4.0 + 4.0 * moves) * n as f64) as u64;
+        if bytes > peak {
+            (peak, at) = (bytes, n);
+        }
+    }
+    (peak.saturating_add(total / 4), at, total)
+}
+
+/// Working bytes per position of a slice being built, apart from its moves: code and
+/// distance, the pending and in-degree counters, the start of its predecessor list.
+const SLICE_BYTES: f64 = 1.0 + 1.0 + 4.0 + 4.0 + 8.0;
+
+/// The mean number of moves that stay in slice `m` (of `n` indices), over a sample of its
+/// positions; slices too large to index at all count as the worst case.
+fn moves_in_slice<R: Rules>(m: Material, n: u64) -> f64 {
+    const SAMPLE: u64 = 4000;
+    if n == 0 {
+        return 0.0;
+    }
+    if n >= u32::MAX as u64 {
+        return 100.0;
+    }
+    let index = Indexer::<R>::new(m);
+    let (mut positions, mut moves) = (0u64, 0u64);
+    let mut buf = Vec::new();
+    let step = (n / SAMPLE).max(1);
+    // An odd multiplier spreads the sample over both sides to move and every man square.
+    for k in 0..SAMPLE.min(n) {
+        let i = (k * step + (k * 0x9E37) % step) % n;
+        if let Some(pos) = index.position(i) {
+            buf.clear();
+            pos.generate(&mut buf, Convention::Drop);
+            positions += 1;
+            moves += buf
+                .iter()
+                .filter(|mv| Material::of(&pos.after_unhashed(mv)) == m)
+                .count() as u64;
+        }
+    }
+    if positions == 0 {
+        0.0
+    } else {
+        moves as f64 / positions as f64
+    }
 }
 
 /// The evaluation of one position from its successors. `inner` reads the working code of a

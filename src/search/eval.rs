@@ -129,7 +129,7 @@ const fn back_ranks(l: &Layout, promotion: [u128; 2]) -> [u128; 2] {
 }
 
 /// Squares one step short of crowning, per colour.
-pub(crate) const fn before_crown(l: &Layout, promotion: [u128; 2]) -> [u128; 2] {
+pub const fn before_crown(l: &Layout, promotion: [u128; 2]) -> [u128; 2] {
     let mut out = [0u128; 2];
     let mut c = 0;
     while c < 2 {
@@ -382,34 +382,4 @@ pub fn hand_made<R: Rules>(pos: &Position<R>) -> Score {
         return score / R::W.drawish_divisor;
     }
     score
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::core::notation::parse_fen;
-    use crate::core::rules::{English, International};
-
-    #[test]
-    fn start_positions_are_level() {
-        assert_eq!(hand_made(&Position::<English>::start()), 0);
-        assert_eq!(hand_made(&Position::<International>::start()), 0);
-    }
-
-    #[test]
-    fn a_man_up_is_about_a_man() {
-        let p: Position<English> = parse_fen("W:W21,22,23:B1,2").expect("fen");
-        let s = hand_made(&p);
-        assert!((60..=160).contains(&s), "{s}");
-        let p: Position<English> = parse_fen("B:W21,22,23:B1,2").expect("fen");
-        assert!(hand_made(&p) < -60);
-    }
-
-    #[test]
-    fn one_king_each_is_near_zero() {
-        let p: Position<International> = parse_fen("W:WK46:BK5").expect("fen");
-        assert!(hand_made(&p).abs() < 20);
-        let p: Position<International> = parse_fen("W:WK46,K47:BK5").expect("fen");
-        assert!(hand_made(&p).abs() < 60);
-    }
 }

@@ -48,6 +48,7 @@ pub(crate) fn cli_build(dir: &Path, variant: &str, what: &[&str]) {
     let (code, out, err) = damas(&args);
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.lines().last().unwrap().starts_with("built "), "{out}");
+    assert!(out.starts_with("memory about "), "{out}");
 }
 
 /// The last line of `damas egdb probe`, which must be `result=…`.

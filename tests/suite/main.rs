@@ -30,3 +30,4 @@ mod search;
 mod selfplay;
 mod shards;
 mod tournament;
+mod unit;

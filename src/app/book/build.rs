@@ -385,6 +385,3 @@ pub fn score_moves<R: Rules>(
         .collect();
     Ok(moves)
 }
-
-#[cfg(test)]
-mod tests;

@@ -548,6 +548,3 @@ fn name(text: &str) -> Result<String, DxpError> {
     }
     Ok(format!("{clean:<NAME_WIDTH$}"))
 }
-
-#[cfg(test)]
-mod tests;

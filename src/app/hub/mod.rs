@@ -6,10 +6,7 @@
 //! adds the reader thread that owns stdin, so `ping` and `stop` are answered mid-search.
 
 pub mod message;
-mod pydraughts;
-
-#[cfg(test)]
-mod hardening_tests;
+pub mod pydraughts;
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
@@ -211,6 +208,11 @@ impl Session {
             level: None,
             search: None,
         }
+    }
+
+    /// The engine this session drives.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
     }
 
     /// The variant with its options applied.
@@ -738,6 +740,3 @@ pub fn run(log: Option<File>) -> io::Result<()> {
     session.stop_search();
     Ok(())
 }
-
-#[cfg(test)]
-mod fuzz_tests;

@@ -765,6 +765,3 @@ fn play_game<R: Rules>(config: &MatchConfig, job: &Job, seats: &mut [Option<Seat
         pdn: text,
     }
 }
-
-#[cfg(test)]
-mod tests;

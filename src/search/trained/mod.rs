@@ -327,6 +327,3 @@ pub fn evaluate<R: Rules>(pos: &IndexedPosition<R>, weights: &TrainedWeights) ->
         -s
     }
 }
-
-#[cfg(test)]
-mod tests;

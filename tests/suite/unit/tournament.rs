@@ -1,13 +1,15 @@
 //! The ballot decks, seeded random openings, and the statistics behind the `result …` line.
 
-use crate::core::notation::move_text;
-use crate::core::position::Position;
-use crate::core::rules::{English, International};
-use crate::Variant;
+use damas::core::notation::move_text;
+use damas::core::position::Position;
+use damas::core::rules::{English, International};
+use damas::Variant;
 
-use super::ballot::{parse_deck, play_opening, OpeningSet, ENGLISH_2MOVE, ENGLISH_3MOVE};
-use super::cli::result_line;
-use super::stats::{Sprt, SprtDecision, Tally};
+use damas::app::tournament::ballot::{
+    parse_deck, play_opening, OpeningSet, ENGLISH_2MOVE, ENGLISH_3MOVE,
+};
+use damas::app::tournament::cli::result_line;
+use damas::app::tournament::stats::{Sprt, SprtDecision, Tally};
 
 #[test]
 fn random_openings_are_legal_balanced_and_seeded() {
@@ -145,8 +147,8 @@ fn sprt_decisions() {
 
 #[test]
 fn draw_adjudication_needs_a_level_run_of_scores() {
-    use super::cli::parse_draw_adjudication;
-    use super::DrawAdjudication;
+    use damas::app::tournament::cli::parse_draw_adjudication;
+    use damas::app::tournament::DrawAdjudication;
     let a = parse_draw_adjudication("after=4 plies=3 score=0.05").expect("spec");
     assert_eq!(
         a,

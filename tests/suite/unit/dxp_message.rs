@@ -2,7 +2,9 @@
 //! description (the GAMEREQ, GAMEACC, MOVE, GAMEEND, CHAT, BACKREQ and BACKACC message
 //! pages of the DamExchange documentation), and against hostile input.
 
-use super::*;
+use damas::core::color::Color;
+
+use damas::app::dxp::message::*;
 use proptest::prelude::*;
 
 fn decode(s: &str) -> Result<Message, DxpError> {

@@ -1,16 +1,24 @@
 //! The trained evaluation's invariants: colour symmetry, the weights file, training.
 
+use damas::core::bitboard::Word;
+use damas::core::color::Color;
+use damas::core::geometry::Geometry;
+use damas::core::patterns::IndexedPosition;
+use damas::core::position::{Position, WordOf};
+use damas::core::rules::Rules;
+use damas::search::eval::Score;
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::data::{variant_tag, Record, RECORD_BYTES};
-use super::train::{samples, train, Model, Sample, Settings};
-use super::*;
-use crate::core::bitboard::Bitboard;
-use crate::core::notation::parse_fen;
-use crate::core::patterns::WINDOW_SQUARES;
-use crate::core::position::Setup;
-use crate::core::rules::{Czech, English, International, OneWay, Turkish};
+use damas::core::bitboard::Bitboard;
+use damas::core::notation::parse_fen;
+use damas::core::patterns::WINDOW_SQUARES;
+use damas::core::position::Setup;
+use damas::core::rules::{Czech, English, International, OneWay, Turkish};
+use damas::search::trained::data::{variant_tag, Record, RECORD_BYTES};
+use damas::search::trained::train::{samples, train, Model, Sample, Settings};
+use damas::search::trained::*;
 
 /// Weights drawn at random, so no symmetry comes from the weights themselves.
 fn random_weights<R: Rules>(seed: u64) -> TrainedWeights {
@@ -64,7 +72,7 @@ fn random_positions<R: Rules>(seed: u64, n: usize) -> Vec<IndexedPosition<R>> {
             }
             pos = pos.after(&moves[rng.gen_range(0..moves.len())]);
         }
-        let c = crate::core::color::Color::White;
+        let c = damas::core::color::Color::White;
         if pos.pieces(c).count() > 0 && pos.pieces(c.opposite()).count() > 0 {
             out.push(pos);
         }
@@ -114,9 +122,9 @@ fn windows_hold_eight_squares_and_turn_into_windows() {
     }
     check::<English>(9);
     check::<International>(16);
-    check::<crate::core::rules::Canadian>(25);
+    check::<damas::core::rules::Canadian>(25);
     check::<Turkish>(12);
-    check::<crate::core::rules::Alquerque>(8);
+    check::<damas::core::rules::Alquerque>(8);
 }
 
 /// Records every feature visited, as training's visitors see them (empty windows left out).
@@ -153,13 +161,13 @@ fn white_score_sums_the_listed_features() {
     }
     check::<English>();
     check::<International>();
-    check::<crate::core::rules::Canadian>();
+    check::<damas::core::rules::Canadian>();
     check::<Turkish>();
     check::<OneWay>();
-    check::<crate::core::rules::Dameo>();
-    check::<crate::core::rules::Parachute>();
-    check::<crate::core::rules::Gothic>();
-    check::<crate::core::rules::Alquerque>();
+    check::<damas::core::rules::Dameo>();
+    check::<damas::core::rules::Parachute>();
+    check::<damas::core::rules::Gothic>();
+    check::<damas::core::rules::Alquerque>();
 }
 
 #[test]
@@ -201,9 +209,9 @@ fn weights_round_trip_and_bad_files_are_refused() {
 
 #[test]
 fn every_shipped_weights_file_matches_its_variant() {
-    for &v in crate::core::variant::Variant::ALL {
-        let bytes = crate::engine::weights::shipped_bytes(v).expect("a file per variant");
-        crate::with_rules!(v, R => {
+    for &v in damas::core::variant::Variant::ALL {
+        let bytes = damas::engine::weights::shipped_bytes(v).expect("a file per variant");
+        damas::with_rules!(v, R => {
             let w = TrainedWeights::from_bytes::<R>(bytes, &v.key());
             assert!(w.is_ok(), "{v}: {w:?}");
         });
@@ -236,8 +244,8 @@ fn training_lowers_the_loss() {
         .into_iter()
         .enumerate()
     {
-        let w = pos.pieces(crate::core::color::Color::White).count() as i32;
-        let b = pos.pieces(crate::core::color::Color::Black).count() as i32;
+        let w = pos.pieces(damas::core::color::Color::White).count() as i32;
+        let b = pos.pieces(damas::core::color::Color::Black).count() as i32;
         let mut r = Record::of(&pos, i as u32, 0, 0, true);
         // Mostly the side with more pieces wins; some noise.
         r.result = if rng.gen_range(0..10) == 0 {
@@ -256,7 +264,7 @@ fn training_lowers_the_loss() {
         result_weight: 1.0,
         ..Settings::default()
     };
-    let (tr, va) = super::train::split(&records, settings.validation_every);
+    let (tr, va) = damas::search::trained::train::split(&records, settings.validation_every);
     let (tr, va) = (samples::<English>(&tr, 1.0), samples::<English>(&va, 1.0));
     let zero = Model {
         w: vec![[0.0; 2]; English::WEIGHT_COUNT],
@@ -291,14 +299,18 @@ fn a_hand_made_start_scores_as_the_hand_made_evaluation() {
         let model = Model::hand_made::<R>();
         let mut checked = 0;
         for pos in random_positions::<R>(9, 300) {
-            let rows = crate::search::eval::before_crown(&R::G::LAYOUT, R::PROMOTION_SQUARES);
-            let near =
-                (pos.by_color[0].to_u128() & rows[0]) | (pos.by_color[1].to_u128() & rows[1]);
-            if pos.kings != <WordOf<R> as Word>::ZERO || near != 0 {
+            let rows = damas::search::eval::before_crown(&R::G::LAYOUT, R::PROMOTION_SQUARES);
+            let near = (pos.pieces(Color::White).0.to_u128() & rows[0])
+                | (pos.pieces(Color::Black).0.to_u128() & rows[1]);
+            if pos.kings().0 != <WordOf<R> as Word>::ZERO || near != 0 {
                 continue;
             }
-            let white = crate::search::eval::hand_made(&pos)
-                * if pos.side == Color::White { 1 } else { -1 };
+            let white = damas::search::eval::hand_made(&pos)
+                * if pos.side_to_move() == Color::White {
+                    1
+                } else {
+                    -1
+                };
             let s = model.score(&Sample::of(&pos, 0.5));
             assert!(
                 (s - white as f32).abs() < 0.01,

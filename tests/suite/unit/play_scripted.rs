@@ -4,10 +4,10 @@
 use std::io::Cursor;
 use std::time::Duration;
 
-use crate::core::rules::English;
-use crate::Variant;
+use damas::core::rules::English;
+use damas::Variant;
 
-use super::{run, Settings};
+use damas::app::play::{run, Settings};
 
 fn session(side: &str, fen: Option<&str>, input: &str) -> String {
     let settings = Settings {

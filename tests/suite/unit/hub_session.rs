@@ -1,12 +1,14 @@
 //! Hub sessions for the hardening issue (#12, items 1–8), in process: a session whose
 //! output goes to a channel, lines sent one at a time as the reader thread would.
 
+use damas::engine::Engine;
+
 use std::io::{self, BufRead, Read, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::Duration;
 
-use super::message::{read_line, Line, MAX_LINE};
-use super::*;
+use damas::app::hub::message::{read_line, Line, MAX_LINE};
+use damas::app::hub::*;
 
 /// The deadline for an answer (the one the process tests use): far longer than any search
 /// these sessions ask for.
@@ -328,10 +330,10 @@ fn a_table_that_cannot_be_had_keeps_the_previous_size() {
     assert_eq!(engine.table_megabytes(), None);
     engine.set_hash(24).expect("24 MB");
     assert_eq!((engine.hash_mb(), engine.table_megabytes()), (24, Some(16)));
-    let huge = crate::search::tt::MAX_MEGABYTES + 1;
+    let huge = damas::search::tt::MAX_MEGABYTES + 1;
     assert_eq!(
         engine.set_hash(huge),
-        Err(crate::engine::EngineError::HashAllocation { megabytes: huge })
+        Err(damas::engine::EngineError::HashAllocation { megabytes: huge })
     );
     assert_eq!((engine.hash_mb(), engine.table_megabytes()), (24, Some(16)));
     assert_eq!(
@@ -346,15 +348,15 @@ fn a_table_that_cannot_be_had_keeps_the_previous_size() {
 fn the_table_is_sized_at_init_and_resized_on_request() {
     let mut c = Client::new();
     assert!(
-        c.session.engine.table_megabytes().is_none(),
+        c.session.engine().table_megabytes().is_none(),
         "allocated before init"
     );
     c.send("set-param name=hash value=16");
     c.send("init");
     assert_eq!(c.recv(), "ready");
-    assert_eq!(c.session.engine.table_megabytes(), Some(16));
+    assert_eq!(c.session.engine().table_megabytes(), Some(16));
     c.send("set-param name=hash value=3");
-    assert_eq!(c.session.engine.table_megabytes(), Some(2));
+    assert_eq!(c.session.engine().table_megabytes(), Some(2));
     c.send("hub");
     let lines = c.until("wait");
     let hash = lines

@@ -3,14 +3,14 @@
 
 use std::time::Duration;
 
-use crate::core::position::Position;
-use crate::engine::book::Book;
-use crate::engine::{Done, Engine, Start};
-use crate::search::limits::Limits;
-use crate::search::Control;
-use crate::Variant;
+use damas::core::position::Position;
+use damas::engine::book::Book;
+use damas::engine::{Done, Engine, Start};
+use damas::search::limits::Limits;
+use damas::search::Control;
+use damas::Variant;
 
-use super::{build, BuildSettings, Progress};
+use damas::app::book::build::{build, BuildSettings, Progress};
 
 /// Search in English from `start` to `depth`, reporting nothing.
 fn english(engine: &Engine, start: Start<'_>, depth: u32) -> Done {
@@ -65,7 +65,7 @@ fn a_built_book_round_trips_and_keeps_moves_within_the_margin() {
     assert_eq!(back.write(), text);
     assert_eq!(back.tag("Depth"), Some("4"));
     assert_eq!(back.tag("Plies"), Some("3"));
-    type R = crate::core::rules::English;
+    type R = damas::core::rules::English;
     let start = Position::<R>::start();
     let entry = book.lookup(&start).expect("start in the book");
     let best = entry.moves[0].score;

@@ -1,12 +1,15 @@
 //! `damas play` with scripted input (issue 12, items 14–18): square numbers, the person's
 //! colour, the last moves, `history`, `undo`, draw offers, the record, text slips.
 
+use damas::core::rules::Rules;
+use damas::core::variant::Variant;
+
 use std::io::Cursor;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::*;
-use crate::core::rules::{English, International, Russian};
+use damas::app::play::*;
+use damas::core::rules::{English, International, Russian};
 
 fn settings(variant: Variant, side: &str, fen: Option<&str>, pdn: Option<PathBuf>) -> Settings {
     Settings {

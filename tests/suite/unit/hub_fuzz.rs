@@ -6,8 +6,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::message::MAX_LINE;
-use super::{Output, Session};
+use damas::app::hub::message::MAX_LINE;
+use damas::app::hub::{Output, Session};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
