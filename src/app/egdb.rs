@@ -1,14 +1,19 @@
 //! `damas egdb …`: build, probe, count and verify endgame tables.
 
+use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 use crate::app::args;
-use crate::core::notation::{move_text, parse_fen};
+use crate::core::color::Color;
+use crate::core::movegen::Convention;
+use crate::core::notation::{move_text, parse_fen, write_fen};
 use crate::core::variant::Variant;
 use crate::egdb::{
     self, build, default_dir, list_slices, memory_estimate, variant_dir, verify, BuildOptions,
@@ -64,6 +69,28 @@ pub enum EgdbCommand {
         #[arg(long)]
         fen: String,
     },
+    /// Random positions of the tables with a given value, one PDN FEN a line (a file for
+    /// `damas match --openings fen:FILE`): quiet ones (no capture for the side to move), at
+    /// least --min-plies from the end of their slice where the distance is kept.
+    Sample {
+        #[command(flatten)]
+        common: Common,
+        /// Positions of exactly this many pieces, both sides having some.
+        #[arg(long, value_parser = args::egdb_pieces)]
+        pieces: u32,
+        /// The value for the side to move: win, draw or loss.
+        #[arg(long, default_value = "win", value_parser = value_arg)]
+        result: egdb::Value,
+        /// How many positions.
+        #[arg(long, default_value = "30", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        count: u32,
+        /// Seed of the random choice.
+        #[arg(long, default_value = "1")]
+        seed: u64,
+        /// Fewest plies to the end of the slice (captures or crowning) under best play.
+        #[arg(long, default_value = "0")]
+        min_plies: u8,
+    },
     /// Win, draw and loss counts of every slice on disk.
     Stats {
         #[command(flatten)]
@@ -115,6 +142,15 @@ fn material_arg(s: &str) -> Result<egdb::Material, String> {
     })
 }
 
+fn value_arg(s: &str) -> Result<egdb::Value, String> {
+    match s {
+        "win" => Ok(egdb::Value::Win),
+        "draw" => Ok(egdb::Value::Draw),
+        "loss" => Ok(egdb::Value::Loss),
+        _ => Err("expected win, draw or loss".to_string()),
+    }
+}
+
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -138,6 +174,25 @@ pub fn run(args: EgdbArgs) -> Result<(), EgdbCliError> {
             let v = variant_of(&common)?;
             let root = root_of(&common);
             with_rules!(v, R => run_probe::<R>(v, root, &fen))
+        }
+        EgdbCommand::Sample {
+            common,
+            pieces,
+            result,
+            count,
+            seed,
+            min_plies,
+        } => {
+            let v = variant_of(&common)?;
+            let root = root_of(&common);
+            let want = Wanted {
+                pieces,
+                value: result,
+                count: count as usize,
+                seed,
+                min_plies,
+            };
+            with_rules!(v, R => run_sample::<R>(v, root, &want))
         }
         EgdbCommand::Stats { common } => run_stats(variant_of(&common)?, root_of(&common)),
         EgdbCommand::Verify { common, threads } => {
@@ -291,6 +346,78 @@ fn run_probe<R: Rules>(v: Variant, root: PathBuf, fen: &str) -> Result<(), EgdbC
         }
     }
     println!("result={value}");
+    Ok(())
+}
+
+/// What `egdb sample` looks for.
+struct Wanted {
+    pieces: u32,
+    value: egdb::Value,
+    count: usize,
+    seed: u64,
+    min_plies: u8,
+}
+
+fn run_sample<R: Rules>(v: Variant, root: PathBuf, want: &Wanted) -> Result<(), EgdbCliError> {
+    let dir = variant_dir(&root, v);
+    let slices: Vec<egdb::Material> = list_slices(&dir)
+        .into_iter()
+        .map(|(m, _)| m)
+        .filter(|m| {
+            m.total() == want.pieces && m.pieces(Color::White) > 0 && m.pieces(Color::Black) > 0
+        })
+        .collect();
+    if slices.is_empty() {
+        return Err(fail(format!(
+            "no tables of {} pieces in '{}' (damas egdb build --variant {} --pieces {})",
+            want.pieces,
+            dir.display(),
+            v.name(),
+            want.pieces
+        )));
+    }
+    let db = Egdb::<R>::new(&root, v, want.pieces);
+    let indexers: Vec<egdb::Indexer<R>> = slices.iter().map(|&m| egdb::Indexer::new(m)).collect();
+    let mut rng = StdRng::seed_from_u64(want.seed);
+    let mut seen = HashSet::new();
+    let mut captures = Vec::new();
+    // Each try picks a slice, then a position in it: every material split is as likely.
+    let tries = want.count.saturating_mul(100_000);
+    for _ in 0..tries {
+        if seen.len() == want.count {
+            break;
+        }
+        let k = rng.gen_range(0..slices.len());
+        let i = rng.gen_range(0..indexers[k].len());
+        let Some(pos) = indexers[k].position(i) else {
+            continue;
+        };
+        captures.clear();
+        pos.generate_legal_captures(&mut captures, Convention::Drop);
+        if !captures.is_empty() || pos.legal_moves().is_empty() {
+            continue;
+        }
+        let Some((value, plies)) = db.probe_distance(&pos) else {
+            return Err(fail(db.take_errors().first().map_or_else(
+                || format!("cannot read the {} table", slices[k]),
+                |e| e.to_string(),
+            )));
+        };
+        if value != want.value || plies.is_some_and(|p| p < want.min_plies) {
+            continue;
+        }
+        if seen.insert((k, i)) {
+            let plies = plies.map_or("?".to_string(), |p| p.to_string());
+            println!("{} {} {value} plies={plies}", write_fen(&pos), slices[k]);
+        }
+    }
+    if seen.len() < want.count {
+        return Err(fail(format!(
+            "found only {} of the {} positions asked for in {tries} tries",
+            seen.len(),
+            want.count
+        )));
+    }
     Ok(())
 }
 

@@ -465,3 +465,77 @@ fn hub_probes_and_reports_damage_once() {
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `egdb sample` gives distinct quiet positions of the asked value and size, each of which
+/// `egdb probe` gives that value, in a file `damas match --openings fen:` reads; the same
+/// seed, the same list.
+#[test]
+fn samples_have_the_value_asked_for() {
+    let dir = temp("sample");
+    cli_build(&dir, "english", &["--pieces", "3"]);
+    let d = dir.to_str().unwrap();
+    for result in ["win", "loss", "draw"] {
+        let args = [
+            "egdb",
+            "sample",
+            "--variant",
+            "english",
+            "--pieces",
+            "3",
+            "--result",
+            result,
+            "--count",
+            "6",
+            "--seed",
+            "3",
+            "--dir",
+            d,
+        ];
+        let (code, out, err) = damas(&args);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(damas(&args).1, out, "seeded");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 6, "{out}");
+        let mut fens: Vec<&str> = lines.iter().map(|l| l.split(' ').next().unwrap()).collect();
+        for (fen, line) in fens.iter().zip(&lines) {
+            assert!(line.contains(&format!(" {result} plies=")), "{line}");
+            let (code, probe, err) = damas(&[
+                "egdb",
+                "probe",
+                "--variant",
+                "english",
+                "--fen",
+                fen,
+                "--dir",
+                d,
+            ]);
+            assert_eq!(code, 0, "{err}");
+            assert!(
+                probe.ends_with(&format!("result={result}\n")),
+                "{fen}: {probe}"
+            );
+            let pos = damas::core::notation::parse_fen::<English>(fen).expect("a FEN");
+            assert_eq!(Material::of(&pos).total(), 3);
+            let mut captures = Vec::new();
+            pos.generate_legal_captures(&mut captures, damas::Convention::Drop);
+            assert!(captures.is_empty(), "{fen} is not quiet");
+        }
+        fens.sort();
+        fens.dedup();
+        assert_eq!(fens.len(), 6, "distinct: {out}");
+    }
+    // Nothing of that size: one line, exit 2.
+    let (code, _, err) = damas(&[
+        "egdb",
+        "sample",
+        "--variant",
+        "english",
+        "--pieces",
+        "5",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

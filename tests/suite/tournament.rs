@@ -1,10 +1,11 @@
 //! `damas match`: internal matches, faulty external engines, the result line, bad command
-//! lines. The ballot decks, random openings and the statistics behind the result line are
-//! tested in the binary (`src/app/tournament/tests.rs`).
+//! lines, games from a positions file. The ballot decks, random openings and the statistics
+//! behind the result line are in `unit/tournament.rs`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use damas::core::notation::parse_fen;
 use damas::core::pdn::{parse, replay, PdnGame};
 use damas::core::rules::English;
 
@@ -144,6 +145,95 @@ fn internal_match_runs_and_its_pdn_replays() {
     openings.sort();
     openings.dedup();
     assert_eq!(openings.len(), 2);
+}
+
+/// `--openings fen:FILE`: each position of the file is played twice, colours swapped, from
+/// that position (the PDN carries it as `FEN`, the label as `Opening`); both positions are
+/// English wins for White that a depth-10 search sees to the end, so White wins every game.
+#[test]
+fn games_start_from_the_positions_of_a_file() {
+    let file = temp_pdn("positions.txt");
+    std::fs::write(
+        &file,
+        "# two English wins for White\nW:W18,K27:B3 king and man against a man\n\nW:WK18,26:B3\n",
+    )
+    .expect("write");
+    let pdn = temp_pdn("positions");
+    let openings = format!("fen:{}", file.display());
+    let out = damas(&[
+        "match",
+        "--player",
+        "name=a depth=10",
+        "--player",
+        "name=b depth=10",
+        "--games",
+        "4",
+        "--openings",
+        &openings,
+        "--concurrency",
+        "2",
+        "--pdn",
+        pdn.to_str().expect("utf-8 path"),
+    ]);
+    assert_success(&out);
+    let text = stdout(&out);
+    let (games, wins, draws, losses, ..) = read_result_line(&text);
+    assert_eq!((games, wins, draws, losses), (4, 2, 0, 2), "{text}");
+    let games = read_pdn(&pdn);
+    assert_eq!(games.len(), 4);
+    let mut seen = Vec::new();
+    for g in &games {
+        let fen = g.tag("FEN").expect("FEN tag");
+        let label = g.tag("Opening").expect("Opening tag");
+        let given = match label {
+            "king and man against a man" => "W:W18,K27:B3",
+            // Without a label, the FEN is the label.
+            "W:WK18,26:B3" => "W:WK18,26:B3",
+            other => panic!("Opening {other}"),
+        };
+        assert_eq!(
+            parse_fen::<English>(fen).expect("FEN tag"),
+            parse_fen::<English>(given).expect("the file's FEN"),
+            "{label}"
+        );
+        seen.push(label.to_string());
+        let game = replay::<English>(g).expect("every move legal");
+        assert_eq!(game.start().side_to_move(), damas::Color::White);
+        assert_eq!(g.tag("Result"), Some("2-0"), "{fen}: white wins");
+    }
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 2);
+    // A missing file, a bad FEN, an empty file: one line, exit 2.
+    for (name, content) in [
+        ("missing", None),
+        ("bad", Some("W:W99:B1\n")),
+        ("empty", Some("# none\n")),
+    ] {
+        let path = temp_pdn(&format!("{name}.txt"));
+        if let Some(c) = content {
+            std::fs::write(&path, c).expect("write");
+        }
+        let arg = format!("fen:{}", path.display());
+        let out = damas(&[
+            "match",
+            "--player",
+            "a",
+            "--player",
+            "b",
+            "--openings",
+            &arg,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(
+            err.contains(&path.display().to_string()) || err.contains("W99"),
+            "{name}: {err}"
+        );
+        let _ = std::fs::remove_file(&path);
+    }
+    let _ = std::fs::remove_file(&file);
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Openings for matches: the English ballot decks (embedded, so they work from any
-//! directory) and, for every variant, random balanced openings.
+//! directory), for every variant random balanced openings, and positions from a file (test
+//! suites such as won endings to convert).
 
 use std::fmt;
 
@@ -8,7 +9,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use crate::core::game::Game;
-use crate::core::notation::move_text;
+use crate::core::notation::{move_text, parse_fen};
 use crate::core::position::Position;
 use crate::core::rules::Rules;
 use crate::core::variant::Variant;
@@ -26,11 +27,13 @@ pub const BALANCE_DEPTH: u32 = 6;
 /// Largest score, in hundredths of a man, a random opening may have at `BALANCE_DEPTH`.
 pub const BALANCE_MARGIN: i32 = 30;
 
-/// One opening: moves from the variant's start position.
+/// One opening: moves from the variant's start position or from a given one.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Opening {
     /// A short label for the PDN `Opening` tag: the deck number and name, or the moves.
     pub label: String,
+    /// The position the game starts from (a PDN FEN); `None`: the start position.
+    pub fen: Option<String>,
     pub moves: Vec<String>,
     /// Barred openings are in the deck but not played.
     pub barred: bool,
@@ -47,6 +50,11 @@ pub enum BallotError {
         variant: String,
     },
     UnknownSet(String),
+    /// A positions file that cannot be read, or is not one.
+    File {
+        path: String,
+        reason: String,
+    },
     /// An opening that is not legal from the start position.
     Illegal {
         label: String,
@@ -68,8 +76,9 @@ impl fmt::Display for BallotError {
             }
             BallotError::UnknownSet(s) => write!(
                 f,
-                "unknown opening set '{s}' (english-3move, english-2move, random:N or none)"
+                "unknown opening set '{s}' (english-3move, english-2move, random:N, none or fen:FILE)"
             ),
+            BallotError::File { path, reason } => write!(f, "openings file {path}: {reason}"),
             BallotError::Illegal { label, reason } => write!(f, "opening {label}: {reason}"),
             BallotError::TooFewBalanced { wanted, found } => write!(
                 f,
@@ -117,6 +126,7 @@ pub fn parse_deck(text: &str) -> Result<Vec<Opening>, BallotError> {
         };
         deck.push(Opening {
             label,
+            fen: None,
             moves,
             barred,
         });
@@ -124,9 +134,16 @@ pub fn parse_deck(text: &str) -> Result<Vec<Opening>, BallotError> {
     Ok(deck)
 }
 
-/// Play an opening from the start; the game after its moves.
+/// Play an opening from its position; the game after its moves.
 pub fn play_opening<R: Rules>(opening: &Opening) -> Result<Game<R>, BallotError> {
-    let mut game = Game::new(Position::<R>::start());
+    let start = match &opening.fen {
+        None => Position::<R>::start(),
+        Some(fen) => parse_fen::<R>(fen).map_err(|e| BallotError::Illegal {
+            label: opening.label.clone(),
+            reason: e.to_string(),
+        })?,
+    };
+    let mut game = Game::new(start);
     for m in &opening.moves {
         game.play_text(m).map_err(|e| BallotError::Illegal {
             label: opening.label.clone(),
@@ -145,11 +162,16 @@ pub enum OpeningSet {
     Random(u32),
     /// Every game from the start position.
     StartOnly,
+    /// Positions read from a file, in its order.
+    Positions(Vec<Opening>),
 }
 
 impl OpeningSet {
-    /// Read `english-3move`, `english-2move`, `random:N` or `none`.
+    /// Read `english-3move`, `english-2move`, `random:N`, `none` or `fen:FILE`.
     pub fn parse(text: &str) -> Result<OpeningSet, BallotError> {
+        if let Some(path) = text.strip_prefix("fen:") {
+            return read_positions(path).map(OpeningSet::Positions);
+        }
         match text {
             "english-3move" | "3move" => Ok(OpeningSet::English3Move),
             "english-2move" | "2move" => Ok(OpeningSet::English2Move),
@@ -202,8 +224,10 @@ impl OpeningSet {
                 pool
             }
             OpeningSet::Random(plies) => random_openings::<R>(variant, *plies, count, seed)?,
+            OpeningSet::Positions(list) => list.clone(),
             OpeningSet::StartOnly => vec![Opening {
                 label: "start position".into(),
+                fen: None,
                 moves: Vec::new(),
                 barred: false,
             }],
@@ -217,6 +241,54 @@ impl OpeningSet {
         let cycled = (0..count).map(|i| pool[i % pool.len()].clone()).collect();
         Ok(cycled)
     }
+}
+
+/// The largest positions file read, and the most positions in one.
+const POSITIONS_FILE_BYTES: u64 = 1 << 20;
+const POSITIONS_MAX: usize = 10_000;
+
+/// A positions file: one position a line, a PDN FEN and after it, optionally, a label;
+/// blank lines and lines starting with `#` are skipped. Each position is checked when the
+/// match's openings are made.
+fn read_positions(path: &str) -> Result<Vec<Opening>, BallotError> {
+    let fail = |reason: String| BallotError::File {
+        path: path.to_string(),
+        reason,
+    };
+    let len = std::fs::metadata(path)
+        .map_err(|e| fail(e.to_string()))?
+        .len();
+    if len > POSITIONS_FILE_BYTES {
+        return Err(fail(format!(
+            "{len} bytes, more than the {POSITIONS_FILE_BYTES} read"
+        )));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    let mut list = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if list.len() == POSITIONS_MAX {
+            return Err(fail(format!("more than {POSITIONS_MAX} positions")));
+        }
+        let (fen, label) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let label = label.trim();
+        list.push(Opening {
+            label: if label.is_empty() {
+                fen.to_string()
+            } else {
+                label.to_string()
+            },
+            fen: Some(fen.to_string()),
+            moves: Vec::new(),
+            barred: false,
+        });
+    }
+    if list.is_empty() {
+        return Err(fail("no positions".into()));
+    }
+    Ok(list)
 }
 
 /// `count` openings of `plies` random legal plies each (fewer when a game ends first, then
@@ -268,6 +340,7 @@ pub fn random_openings<R: Rules>(
         if done.score.abs() <= BALANCE_MARGIN {
             found.push(Opening {
                 label: format!("random {}", moves.join(" ")),
+                fen: None,
                 moves,
                 barred: false,
             });

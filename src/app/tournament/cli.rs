@@ -50,8 +50,9 @@ pub struct MatchArgs {
     /// Nodes per move.
     #[arg(long, value_parser = args::nodes)]
     pub nodes: Option<u64>,
-    /// `english-3move`, `english-2move`, `random:N` (N random plies, balanced) or `none`
-    /// (default: english-3move for English, random:8 otherwise).
+    /// `english-3move`, `english-2move`, `random:N` (N random plies, balanced), `none` or
+    /// `fen:FILE` (a PDN FEN a line, optionally followed by a label; `#` comments) (default:
+    /// english-3move for English, random:8 otherwise).
     #[arg(long)]
     pub openings: Option<String>,
     /// Games per pair of players (each opening is played twice, colours swapped).
