@@ -25,7 +25,7 @@ use crate::core::mv::Move;
 use crate::core::patterns::IndexedPosition;
 use crate::core::position::{MoveOf, Position, WordOf};
 use crate::core::rules::Rules;
-use crate::egdb::{Egdb, Value};
+use crate::egdb::{Egdb, Material, Value};
 use crate::search::eval::{evaluate, Score};
 use crate::search::limits::{Budget, Limits};
 use crate::search::ordering::{pick, MoveOrdering};
@@ -350,6 +350,10 @@ struct Worker<'a, R: Rules> {
     keys: Vec<Vec<i32>>,
     pv: Vec<Vec<MoveOf<R>>>,
     root_moves: Vec<RootMove<WordOf<R>>>,
+    /// The root's material when the root is a table win or loss without a distance: the
+    /// positions one ply on in that slice are searched, not scored by the table alone (see
+    /// `probe_tables`).
+    root_slice: Option<Material>,
 }
 
 impl<'a, R: Rules> Worker<'a, R> {
@@ -379,10 +383,16 @@ impl<'a, R: Rules> Worker<'a, R> {
                 pv: vec![m],
             })
             .collect();
+        let egdb = job.egdb.filter(|e| e.pieces >= 2);
+        let root_slice = egdb
+            .and_then(|db| db.probe_distance(&job.root))
+            .filter(|&(value, distance)| value != Value::Draw && distance.is_none())
+            .map(|_| Material::of(&job.root));
         Worker {
             id,
+            root_slice,
             eval: job.eval,
-            egdb: job.egdb.filter(|e| e.pieces >= 2),
+            egdb,
             root: IndexedPosition::new(job.root),
             tt,
             control,
@@ -764,6 +774,17 @@ impl<'a, R: Rules> Worker<'a, R> {
             return None;
         }
         let (value, distance) = db.probe_distance(pos)?;
+        // Without a distance, table scores alone rank a won slice's positions by the
+        // evaluation only, and a move whose every reply is scored so may let the loser
+        // repeat: one ply on from such a root the replies are searched, and repetitions
+        // and the counters seen.
+        if ply == 1
+            && distance.is_none()
+            && value != Value::Draw
+            && self.root_slice == Some(Material::of(pos))
+        {
+            return None;
+        }
         self.tick();
         self.control.table_hits.fetch_add(1, Ordering::Relaxed);
         let winner_left = |winner_eval: Score| {
