@@ -272,43 +272,42 @@ pub fn value_with<'a, R: Rules>(
 
 /// The tables of one variant, loaded on first use, for probing. A file that cannot be read
 /// is remembered with its error (reported once by [`Egdb::take_errors`]; of missing files
-/// only the first) and not tried again.
+/// only the first) and not tried again. The search's probes ([`Egdb::probe_ready`]) load a
+/// large slice on a thread of its own and answer "unknown" until it is in: reading and
+/// checking hundreds of megabytes takes longer than a fast move.
 pub struct Egdb<R: Rules> {
-    dir: PathBuf,
-    variant: Variant,
     /// Probe positions of at most this many pieces.
     pub pieces: u32,
-    slices: RwLock<HashMap<Material, Option<Arc<Slice<R>>>>>,
+    shared: Arc<Loaded<R>>,
+}
+
+/// What an [`Egdb`] shares with its loading threads.
+struct Loaded<R: Rules> {
+    dir: PathBuf,
+    variant: Variant,
+    slices: RwLock<HashMap<Material, SliceState<R>>>,
     errors: Mutex<Vec<EgdbError>>,
     missing_said: AtomicBool,
 }
 
-impl<R: Rules> Egdb<R> {
-    /// The tables of `variant` under `root` (the variant's directory is below it).
-    pub fn new(root: &Path, variant: Variant, pieces: u32) -> Self {
-        Egdb {
-            dir: variant_dir(root, variant),
-            variant,
-            pieces,
-            slices: RwLock::new(HashMap::new()),
-            errors: Mutex::new(Vec::new()),
-            missing_said: AtomicBool::new(false),
-        }
-    }
+enum SliceState<R: Rules> {
+    Loading,
+    Ready(Arc<Slice<R>>),
+    Failed,
+}
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
+/// Slices of up to this many positions are loaded where first probed, even by the search
+/// (a few milliseconds); larger ones beside it.
+const LOAD_IN_PLACE_POSITIONS: u64 = 1 << 24;
 
-    fn slice(&self, m: Material) -> Result<Arc<Slice<R>>, EgdbError> {
-        if let Some(s) = self.slices.read().unwrap().get(&m) {
-            return s.clone().ok_or_else(|| EgdbError::Missing {
-                path: slice_path(&self.dir, m),
-            });
-        }
+impl<R: Rules> Loaded<R> {
+    fn load(&self, m: Material) -> Result<Arc<Slice<R>>, EgdbError> {
         let loaded = Slice::<R>::load(&self.dir, self.variant, m).map(Arc::new);
-        let mut map = self.slices.write().unwrap();
-        map.insert(m, loaded.as_ref().ok().cloned());
+        let state = match &loaded {
+            Ok(s) => SliceState::Ready(s.clone()),
+            Err(_) => SliceState::Failed,
+        };
+        self.slices.write().unwrap().insert(m, state);
         if let Err(e) = &loaded {
             // One missing file says the tables are not (all) built; the next ones add
             // nothing. Damaged files are each said.
@@ -318,6 +317,69 @@ impl<R: Rules> Egdb<R> {
             }
         }
         loaded
+    }
+}
+
+impl<R: Rules> Egdb<R> {
+    /// The tables of `variant` under `root` (the variant's directory is below it).
+    pub fn new(root: &Path, variant: Variant, pieces: u32) -> Self {
+        Egdb {
+            pieces,
+            shared: Arc::new(Loaded {
+                dir: variant_dir(root, variant),
+                variant,
+                slices: RwLock::new(HashMap::new()),
+                errors: Mutex::new(Vec::new()),
+                missing_said: AtomicBool::new(false),
+            }),
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.shared.dir
+    }
+
+    /// Slice `m`, read now if it is not loaded.
+    fn slice(&self, m: Material) -> Result<Arc<Slice<R>>, EgdbError> {
+        match self.shared.slices.read().unwrap().get(&m) {
+            Some(SliceState::Ready(s)) => return Ok(s.clone()),
+            Some(SliceState::Failed) => {
+                return Err(EgdbError::Missing {
+                    path: slice_path(&self.shared.dir, m),
+                })
+            }
+            _ => {}
+        }
+        self.shared.load(m)
+    }
+
+    /// Slice `m` if it is loaded; a large one not yet asked for starts loading beside.
+    fn slice_ready(&self, m: Material) -> Option<Arc<Slice<R>>> {
+        match self.shared.slices.read().unwrap().get(&m) {
+            Some(SliceState::Ready(s)) => return Some(s.clone()),
+            Some(_) => return None,
+            None => {}
+        }
+        if index::slice_size::<R>(&m) <= LOAD_IN_PLACE_POSITIONS {
+            return self.shared.load(m).ok();
+        }
+        {
+            let mut map = self.shared.slices.write().unwrap();
+            if map.contains_key(&m) {
+                return None;
+            }
+            map.insert(m, SliceState::Loading);
+        }
+        let shared = self.shared.clone();
+        let started = std::thread::Builder::new()
+            .name("egdb-load".into())
+            .spawn(move || {
+                let _ = shared.load(m);
+            });
+        if started.is_err() {
+            return self.shared.load(m).ok();
+        }
+        None
     }
 
     /// The value of `pos`, an error if its slice cannot be read, `Ok(None)` if it is beyond
@@ -347,6 +409,19 @@ impl<R: Rules> Egdb<R> {
         self.slice(m).ok().map(|s| s.value_distance(pos))
     }
 
+    /// As [`Egdb::probe_distance`], for the search: `None` also while the position's slice
+    /// is still being loaded beside it.
+    pub fn probe_ready(&self, pos: &Position<R>) -> Option<(Value, Option<u8>)> {
+        let m = Material::of(pos);
+        if pos.parachutists().any() || m.total() > self.pieces {
+            return None;
+        }
+        if let Some(v) = material_verdict::<R>(&m, pos.side_to_move()) {
+            return Some((v, Some(0)));
+        }
+        self.slice_ready(m).map(|s| s.value_distance(pos))
+    }
+
     /// The value of `pos`, or `None` if it is not in a readable table.
     #[inline]
     pub fn probe(&self, pos: &Position<R>) -> Option<Value> {
@@ -355,6 +430,6 @@ impl<R: Rules> Egdb<R> {
 
     /// Errors met since the last call, each once.
     pub fn take_errors(&self) -> Vec<EgdbError> {
-        std::mem::take(&mut *self.errors.lock().unwrap())
+        std::mem::take(&mut *self.shared.errors.lock().unwrap())
     }
 }

@@ -385,7 +385,7 @@ impl<'a, R: Rules> Worker<'a, R> {
             .collect();
         let egdb = job.egdb.filter(|e| e.pieces >= 2);
         let root_slice = egdb
-            .and_then(|db| db.probe_distance(&job.root))
+            .and_then(|db| db.probe_ready(&job.root))
             .filter(|&(value, distance)| value != Value::Draw && distance.is_none())
             .map(|_| Material::of(&job.root));
         Worker {
@@ -773,7 +773,7 @@ impl<'a, R: Rules> Worker<'a, R> {
         if pieces > db.pieces {
             return None;
         }
-        let (value, distance) = db.probe_distance(pos)?;
+        let (value, distance) = db.probe_ready(pos)?;
         // Without a distance, table scores alone rank a won slice's positions by the
         // evaluation only, and a move whose every reply is scored so may let the loser
         // repeat: one ply on from such a root the replies are searched, and repetitions
