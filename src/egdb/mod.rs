@@ -399,19 +399,20 @@ impl<R: Rules> Egdb<R> {
     /// The value of `pos` with its plies to the end of its slice where kept (0 for values
     /// material alone decides); `None` if it is not in a readable table.
     pub fn probe_distance(&self, pos: &Position<R>) -> Option<(Value, Option<u8>)> {
-        let m = Material::of(pos);
-        if pos.parachutists().any() || m.total() > self.pieces {
-            return None;
-        }
-        if let Some(v) = material_verdict::<R>(&m, pos.side_to_move()) {
-            return Some((v, Some(0)));
-        }
-        self.slice(m).ok().map(|s| s.value_distance(pos))
+        self.lookup(pos, |m| self.slice(m).ok())
     }
 
     /// As [`Egdb::probe_distance`], for the search: `None` also while the position's slice
     /// is still being loaded beside it.
     pub fn probe_ready(&self, pos: &Position<R>) -> Option<(Value, Option<u8>)> {
+        self.lookup(pos, |m| self.slice_ready(m))
+    }
+
+    fn lookup(
+        &self,
+        pos: &Position<R>,
+        slice: impl FnOnce(Material) -> Option<Arc<Slice<R>>>,
+    ) -> Option<(Value, Option<u8>)> {
         let m = Material::of(pos);
         if pos.parachutists().any() || m.total() > self.pieces {
             return None;
@@ -419,7 +420,7 @@ impl<R: Rules> Egdb<R> {
         if let Some(v) = material_verdict::<R>(&m, pos.side_to_move()) {
             return Some((v, Some(0)));
         }
-        self.slice_ready(m).map(|s| s.value_distance(pos))
+        slice(m).map(|s| s.value_distance(pos))
     }
 
     /// The value of `pos`, or `None` if it is not in a readable table.
