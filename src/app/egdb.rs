@@ -14,6 +14,7 @@ use crate::app::args;
 use crate::core::color::Color;
 use crate::core::movegen::Convention;
 use crate::core::notation::{move_text, parse_fen, write_fen};
+use crate::core::position::Position;
 use crate::core::variant::Variant;
 use crate::egdb::{
     self, build, default_dir, list_slices, memory_estimate, variant_dir, verify, BuildOptions,
@@ -336,14 +337,30 @@ fn run_probe<R: Rules>(v: Variant, root: PathBuf, fen: &str) -> Result<(), EgdbC
             )))
         }
     };
+    let plies = |p: &Position<R>| match db.probe_distance(p) {
+        Some((_, Some(d))) => format!(" plies={d}"),
+        _ => String::new(),
+    };
     println!("material={m} side={}", pos.side_to_move().name());
     for mv in pos.legal_moves() {
         let after = pos.after(&mv);
         match db.probe_checked(&after) {
-            Ok(Some(w)) => println!("move {} result={}", move_text::<R>(&mv), w.flip()),
+            Ok(Some(w)) => println!(
+                "move {} result={}{}",
+                move_text::<R>(&mv),
+                w.flip(),
+                plies(&after)
+            ),
             Ok(None) => println!("move {} result=unknown", move_text::<R>(&mv)),
             Err(e) => return Err(fail(e)),
         }
+    }
+    let here = plies(&pos);
+    if !here.is_empty() {
+        println!("distance{here}");
+    }
+    for e in db.take_errors() {
+        eprintln!("warning: {e}");
     }
     println!("result={value}");
     Ok(())
@@ -468,23 +485,35 @@ fn run_verify<R: Rules>(v: Variant, root: PathBuf, threads: usize) -> Result<(),
         return Err(fail(format!("no endgame tables in '{}'", dir.display())));
     }
     let reports = verify::<R>(&root, v, threads, &mut |r| {
+        let distances = if r.distances {
+            format!(" distance_mismatches={}", r.distance_mismatches)
+        } else {
+            " distances=none".to_string()
+        };
         println!(
-            "{} positions={} mismatches={} time={:.2}s",
+            "{} positions={} mismatches={}{distances} time={:.2}s",
             r.material, r.positions, r.mismatches, r.seconds
         );
     })
     .map_err(fail)?;
     let bad: u64 = reports.iter().map(|r| r.mismatches).sum();
+    let bad_distance: u64 = reports.iter().map(|r| r.distance_mismatches).sum();
     let positions: u64 = reports.iter().map(|r| r.positions).sum();
+    let with = reports.iter().filter(|r| r.distances).count();
     println!(
-        "verify slices={} positions={positions} mismatches={bad}",
+        "verify slices={} positions={positions} with_distances={with} distance_mismatches={bad_distance} mismatches={bad}",
         reports.len()
     );
-    if bad > 0 {
-        let first = reports.iter().find(|r| r.mismatches > 0).unwrap();
+    if let Some(first) = reports.iter().find(|r| r.mismatches > 0) {
         return Err(fail(format!(
             "{bad} stored values contradict their successors (first in {} at index {})",
             first.material, first.first[0]
+        )));
+    }
+    if let Some(first) = reports.iter().find(|r| r.distance_mismatches > 0) {
+        return Err(fail(format!(
+            "{bad_distance} stored distances contradict their successors (first in {} at index {})",
+            first.material, first.first_distance[0]
         )));
     }
     Ok(())

@@ -417,7 +417,12 @@ pub fn build<R: Rules>(
     };
     let mut done: HashMap<Material, Slice<R>> = HashMap::new();
     for (number, &m) in all.iter().enumerate() {
-        match Slice::<R>::load(&dir, variant, m) {
+        // A slice is kept when its values are whole and its distance file names it.
+        let kept = Slice::<R>::load(&dir, variant, m).and_then(|s| {
+            file::distance_file_names(&distance_path(&dir, m), &key, m, s.index.len())?;
+            Ok(s)
+        });
+        match kept {
             Ok(s) => {
                 progress(&Event::Kept {
                     material: m,
@@ -438,14 +443,10 @@ pub fn build<R: Rules>(
         });
         let t = Instant::now();
         let (values, distance) = pool.install(|| build_slice::<R>(m, &done, progress));
-        // Distances of small slices, for the search to make progress in won endings; written
-        // first, so a slice whose values are on disk has its distances too.
-        if distance.len() as u64 <= file::MAX_DISTANCE_POSITIONS {
-            write_atomically(
-                &distance_path(&dir, m),
-                &file::encode_distances(&key, m, &distance),
-            )?;
-        }
+        // Distances, for the search to make progress in won endings; written first, so a
+        // slice whose values are on disk has its distances too.
+        let distances = pool.install(|| file::encode_distances(&key, m, &distance));
+        write_atomically(&distance_path(&dir, m), &distances)?;
         let bytes = file::encode(&key, m, &values);
         let path = slice_path(&dir, m);
         write_atomically(&path, &bytes)?;
@@ -462,7 +463,7 @@ pub fn build<R: Rules>(
                 index,
                 values,
                 header,
-                distance: None,
+                distance: std::sync::OnceLock::new(),
             },
         );
     }
@@ -478,14 +479,66 @@ pub struct VerifyReport {
     /// first few indices.
     pub mismatches: u64,
     pub first: Vec<u64>,
+    /// Positions whose stored distance differs from the one its successors give (0 when the
+    /// slice has no distance file: see `distances`).
+    pub distance_mismatches: u64,
+    pub first_distance: Vec<u64>,
+    /// Whether the slice's distance file was there and checked.
+    pub distances: bool,
     pub seconds: f64,
+}
+
+/// The distance of `pos` (value `v`) that its successors give: 0 for a draw and for a
+/// position the other slices decide (no move, a move out of the slice to a lost position, a
+/// loss with every move out of it); otherwise one more than the nearest lost successor in
+/// the slice (a win) or the farthest won one (a loss), at most 255.
+fn expected_distance<R: Rules>(
+    pos: &Position<R>,
+    v: Value,
+    s: &Slice<R>,
+    distance: &[u8],
+    buf: &mut Vec<MoveOf<R>>,
+    outer: &impl Fn(&Position<R>) -> Option<Value>,
+) -> u8 {
+    if v == Value::Draw {
+        return 0;
+    }
+    let m = s.header.material;
+    buf.clear();
+    pos.generate(buf, Convention::Drop);
+    if buf.is_empty() {
+        return 0;
+    }
+    let (mut nearest, mut farthest, mut inner) = (u8::MAX, 0u8, false);
+    for mv in buf.iter() {
+        let child = pos.after_unhashed(mv);
+        if Material::of(&child) != m {
+            if v == Value::Win && outer(&child) == Some(Value::Loss) {
+                return 0;
+            }
+            continue;
+        }
+        inner = true;
+        let i = s.index.index(&child);
+        let d = distance[i as usize];
+        if Value::from_code(s.values.get(i)) == Value::Loss {
+            nearest = nearest.min(d);
+        }
+        farthest = farthest.max(d);
+    }
+    match v {
+        Value::Win => nearest.saturating_add(1),
+        _ if !inner => 0,
+        _ => farthest.saturating_add(1),
+    }
 }
 
 /// Check every stored value of every slice in the variant's directory against its
 /// successors (one ply, from the stored values): a win needs a successor lost for the
 /// opponent, a loss every successor won for it (or no move), a draw neither; holes must be
-/// exactly the index's holes. A slice whose successors lie in a slice not on disk is an
-/// error naming that file.
+/// exactly the index's holes; where a distance file is there, each distance must be the one
+/// its successors give ([`expected_distance`]). A slice whose successors lie in a slice not
+/// on disk is an error naming that file.
 pub fn verify<R: Rules>(
     root: &Path,
     variant: Variant,
@@ -520,6 +573,34 @@ pub fn verify<R: Rules>(
             }
         }
         let n = s.index.len();
+        let distances = match s.read_distances(&dir, variant) {
+            Ok(()) => true,
+            Err(EgdbError::Missing { .. }) => false,
+            Err(e) => return Err(e),
+        };
+        let bad_distance: Vec<u64> = match s.distance.get() {
+            None => Vec::new(),
+            Some(d) => pool.install(|| {
+                parallel::chunks(n, 4096, &|range| {
+                    let mut buf = Vec::new();
+                    range
+                        .filter(|&i| {
+                            let Some(pos) = s.index.position(i) else {
+                                return false;
+                            };
+                            let v = Value::from_code(s.values.get(i));
+                            let want = match material_verdict::<R>(m, pos.side_to_move()) {
+                                Some(_) => 0,
+                                None => expected_distance(&pos, v, s, d, &mut buf, &|p| {
+                                    value_with(p, |mm| slices.get(mm))
+                                }),
+                            };
+                            d[i as usize] != want
+                        })
+                        .collect()
+                })
+            }),
+        };
         let bad: Vec<u64> = pool.install(|| {
             parallel::chunks(n, 4096, &|range| {
                 let mut buf = Vec::new();
@@ -565,10 +646,17 @@ pub fn verify<R: Rules>(
             positions: n,
             mismatches: bad.len() as u64,
             first: bad.iter().take(5).copied().collect(),
+            distance_mismatches: bad_distance.len() as u64,
+            first_distance: bad_distance.iter().take(5).copied().collect(),
+            distances,
             seconds: t.elapsed().as_secs_f64(),
         };
         report(&r);
         out.push(r);
+        // The distances, four times the values, are needed for this slice only.
+        if let Some(s) = slices.get_mut(m) {
+            s.distance.take();
+        }
     }
     Ok(out)
 }

@@ -392,21 +392,77 @@ pub fn decode(
     Ok((header, values))
 }
 
-/// Slices of up to this many positions keep a distance file.
-pub const MAX_DISTANCE_POSITIONS: u64 = 16 << 20;
 pub const DISTANCE_MAGIC: &[u8; 8] = b"DAMASDTC";
+pub const DISTANCE_VERSION: u16 = 2;
+/// Distances per compressed chunk: small enough to compress on every thread, large enough
+/// for deflate to find the repeats.
+pub const DISTANCE_CHUNK: usize = 1 << 20;
 
-/// A distance file: magic, variant key (u16 length, bytes), material (4 bytes), positions
-/// (u64), one byte a position (plies to the slice's end, 255 at most), FNV-1a 64.
+/// A distance file: magic, version u16, variant key (u16 length, bytes), material (4 bytes),
+/// positions u64, chunk size u32, chunks u32, chunk offsets (chunks + 1) × u64 from the start
+/// of the payload, the payload (each chunk of one byte a position — plies to the slice's
+/// end, 255 at most — deflated), FNV-1a 64 of every byte before it.
 pub fn encode_distances(variant: &str, material: Material, d: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(d.len() + 64);
-    out.extend_from_slice(DISTANCE_MAGIC);
-    push_slice_key(&mut out, variant, material);
-    out.extend_from_slice(&(d.len() as u64).to_le_bytes());
-    out.extend_from_slice(d);
+    use rayon::prelude::*;
+    let chunks: Vec<Vec<u8>> = d
+        .par_chunks(DISTANCE_CHUNK)
+        .map(|c| miniz_oxide::deflate::compress_to_vec(c, 6))
+        .collect();
+    let mut out = distance_head(variant, material, d.len() as u64);
+    out.extend_from_slice(&(DISTANCE_CHUNK as u32).to_le_bytes());
+    out.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
+    let mut at = 0u64;
+    out.extend_from_slice(&at.to_le_bytes());
+    for c in &chunks {
+        at += c.len() as u64;
+        out.extend_from_slice(&at.to_le_bytes());
+    }
+    for c in &chunks {
+        out.extend_from_slice(c);
+    }
     let sum = fnv1a(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
+}
+
+/// Magic, version, slice key and size: what names a distance file's slice.
+fn distance_head(variant: &str, material: Material, positions: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(DISTANCE_MAGIC);
+    out.extend_from_slice(&DISTANCE_VERSION.to_le_bytes());
+    push_slice_key(&mut out, variant, material);
+    out.extend_from_slice(&positions.to_le_bytes());
+    out
+}
+
+/// Whether the file at `path` starts as the distance file of this slice (its head only; the
+/// checksum is checked where the distances are read).
+pub fn distance_file_names(
+    path: &Path,
+    variant: &str,
+    material: Material,
+    positions: u64,
+) -> Result<(), EgdbError> {
+    use std::io::Read;
+    let want = distance_head(variant, material, positions);
+    let mut head = vec![0u8; want.len()];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head));
+    match read {
+        Ok(()) if head == want => Ok(()),
+        Ok(()) => Err(EgdbError::Corrupt {
+            path: path.to_path_buf(),
+            reason: format!(
+                "not the distances of {variant} {material} (format {DISTANCE_VERSION})"
+            ),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(EgdbError::Missing {
+            path: path.to_path_buf(),
+        }),
+        Err(e) => Err(EgdbError::Io {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        }),
+    }
 }
 
 /// Read a distance file back, checking it against the slice it belongs to.
@@ -417,23 +473,44 @@ pub fn decode_distances(
     material: Material,
     positions: u64,
 ) -> Result<Vec<u8>, EgdbError> {
+    let corrupt = |reason: String| EgdbError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+    };
     let body = checked_body(path, data, DISTANCE_MAGIC, "a distance file")?;
-    let mut want = encode_distances(variant, material, &[]);
-    want.truncate(want.len() - 16);
-    let head = want.len();
-    if body.len() < head + 8 || body[..head] != want[..] {
-        return Err(EgdbError::Corrupt {
-            path: path.to_path_buf(),
-            reason: format!("not the distances of {variant} {material}"),
-        });
+    let want = distance_head(variant, material, positions);
+    if body.len() < want.len() || body[..want.len()] != want[..] {
+        return Err(corrupt(format!(
+            "not the distances of {variant} {material} (format {DISTANCE_VERSION})"
+        )));
     }
-    let n = u64::from_le_bytes(body[head..head + 8].try_into().unwrap());
-    let d = &body[head + 8..];
-    if n != positions || d.len() as u64 != n {
-        return Err(EgdbError::Corrupt {
-            path: path.to_path_buf(),
-            reason: "wrong number of distances".into(),
-        });
+    let mut r = Reader {
+        data: body,
+        at: want.len(),
+    };
+    let chunk = r.u32().map_err(corrupt)? as usize;
+    let chunks = r.u32().map_err(corrupt)? as usize;
+    if chunk == 0 || chunks as u64 != positions.div_ceil(chunk as u64) {
+        return Err(corrupt("chunk table does not match the size".into()));
     }
-    Ok(d.to_vec())
+    let mut offsets = Vec::with_capacity(chunks + 1);
+    for _ in 0..=chunks {
+        offsets.push(r.u64().map_err(corrupt)?);
+    }
+    let payload = &body[r.at..];
+    if offsets.last() != Some(&(payload.len() as u64)) || offsets.windows(2).any(|w| w[0] > w[1]) {
+        return Err(corrupt("chunk offsets do not match the payload".into()));
+    }
+    let mut out = Vec::with_capacity(positions as usize);
+    for k in 0..chunks {
+        let want = (positions - (k * chunk) as u64).min(chunk as u64) as usize;
+        let packed = &payload[offsets[k] as usize..offsets[k + 1] as usize];
+        let d = miniz_oxide::inflate::decompress_to_vec_with_limit(packed, want)
+            .map_err(|e| corrupt(format!("chunk {k}: {e}")))?;
+        if d.len() != want {
+            return Err(corrupt(format!("chunk {k} holds {} distances", d.len())));
+        }
+        out.extend_from_slice(&d);
+    }
+    Ok(out)
 }

@@ -8,10 +8,11 @@
 //! it. This layer uses only [`crate::core`].
 
 use std::collections::HashMap;
+use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use crate::core::color::Color;
 use crate::core::position::Position;
@@ -157,7 +158,7 @@ pub fn slice_path(dir: &Path, m: Material) -> PathBuf {
     dir.join(format!("{}.wdl", m.name()))
 }
 
-/// The distance file of one slice (small slices only).
+/// The distance file of one slice.
 pub fn distance_path(dir: &Path, m: Material) -> PathBuf {
     dir.join(format!("{}.dtc", m.name()))
 }
@@ -213,43 +214,45 @@ pub struct Slice<R: Rules> {
     pub index: Indexer<R>,
     pub values: file::Packed,
     pub header: Header,
-    /// Plies to the slice's end under best play, where a distance file was kept.
-    pub distance: Option<Vec<u8>>,
+    /// Plies to the slice's end under best play, once its distance file is read (a byte a
+    /// position: read only where the search needs it, see [`Egdb`]).
+    pub distance: OnceLock<Vec<u8>>,
 }
 
 impl<R: Rules> Slice<R> {
-    /// Read a slice's file, checking checksum, variant, material and size.
+    /// Read a slice's values, checking checksum, variant, material and size.
     pub fn load(dir: &Path, variant: Variant, m: Material) -> Result<Self, EgdbError> {
         let path = slice_path(dir, m);
         let data = file::read_bytes(&path)?;
         let index = Indexer::<R>::new(m);
         let (header, values) = file::decode(&path, &data, &variant.key(), m, index.len())?;
-        let dpath = distance_path(dir, m);
-        let distance = match file::read_bytes(&dpath) {
-            Ok(d) => Some(file::decode_distances(
-                &dpath,
-                &d,
-                &variant.key(),
-                m,
-                index.len(),
-            )?),
-            Err(EgdbError::Missing { .. }) => None,
-            Err(e) => return Err(e),
-        };
         Ok(Slice {
             index,
             values,
             header,
-            distance,
+            distance: OnceLock::new(),
         })
     }
 
-    /// The value of `pos` and, where kept, its plies to the slice's end.
+    /// Read the slice's distance file, once.
+    pub fn read_distances(&self, dir: &Path, variant: Variant) -> Result<(), EgdbError> {
+        if self.distance.get().is_some() {
+            return Ok(());
+        }
+        let m = self.header.material;
+        let path = distance_path(dir, m);
+        let data = file::read_bytes(&path)?;
+        let d = file::decode_distances(&path, &data, &variant.key(), m, self.index.len())?;
+        let _ = self.distance.set(d);
+        Ok(())
+    }
+
+    /// The value of `pos` and, once read, its plies to the slice's end.
     #[inline]
     pub fn value_distance(&self, pos: &Position<R>) -> (Value, Option<u8>) {
         let i = self.index.index(pos);
         let v = Value::from_code(self.values.get(i));
-        (v, self.distance.as_ref().map(|d| d[i as usize]))
+        (v, self.distance.get().map(|d| d[i as usize]))
     }
     #[inline]
     pub fn value(&self, pos: &Position<R>) -> Value {
@@ -274,7 +277,9 @@ pub fn value_with<'a, R: Rules>(
 /// is remembered with its error (reported once by [`Egdb::take_errors`]; of missing files
 /// only the first) and not tried again. The search's probes ([`Egdb::probe_ready`]) load a
 /// large slice on a thread of its own and answer "unknown" until it is in: reading and
-/// checking hundreds of megabytes takes longer than a fast move.
+/// checking hundreds of megabytes takes longer than a fast move. Distances (a byte a
+/// position, four times the values) are read with the values for small slices; for a large
+/// one only once a search starts in it ([`Egdb::prepare_distances`]), beside the search.
 pub struct Egdb<R: Rules> {
     /// Probe positions of at most this many pieces.
     pub pieces: u32,
@@ -288,6 +293,7 @@ struct Loaded<R: Rules> {
     slices: RwLock<HashMap<Material, SliceState<R>>>,
     errors: Mutex<Vec<EgdbError>>,
     missing_said: AtomicBool,
+    distances_asked: Mutex<HashSet<Material>>,
 }
 
 enum SliceState<R: Rules> {
@@ -303,6 +309,11 @@ const LOAD_IN_PLACE_POSITIONS: u64 = 1 << 24;
 impl<R: Rules> Loaded<R> {
     fn load(&self, m: Material) -> Result<Arc<Slice<R>>, EgdbError> {
         let loaded = Slice::<R>::load(&self.dir, self.variant, m).map(Arc::new);
+        if let Ok(s) = &loaded {
+            if s.index.len() <= LOAD_IN_PLACE_POSITIONS && self.ask_distances(s) {
+                self.distances(s);
+            }
+        }
         let state = match &loaded {
             Ok(s) => SliceState::Ready(s.clone()),
             Err(_) => SliceState::Failed,
@@ -318,6 +329,26 @@ impl<R: Rules> Loaded<R> {
         }
         loaded
     }
+
+    /// Whether a slice's distances are still to be read, marking them asked for: each
+    /// slice's distance file is tried once.
+    fn ask_distances(&self, s: &Slice<R>) -> bool {
+        s.distance.get().is_none()
+            && self
+                .distances_asked
+                .lock()
+                .unwrap()
+                .insert(s.header.material)
+    }
+
+    /// Read a slice's distances; a damaged file is reported (a missing one is not: the
+    /// values alone still serve).
+    fn distances(&self, s: &Slice<R>) {
+        match s.read_distances(&self.dir, self.variant) {
+            Ok(()) | Err(EgdbError::Missing { .. }) => {}
+            Err(e) => self.errors.lock().unwrap().push(e),
+        }
+    }
 }
 
 impl<R: Rules> Egdb<R> {
@@ -331,6 +362,7 @@ impl<R: Rules> Egdb<R> {
                 slices: RwLock::new(HashMap::new()),
                 errors: Mutex::new(Vec::new()),
                 missing_said: AtomicBool::new(false),
+                distances_asked: Mutex::new(HashSet::new()),
             }),
         }
     }
@@ -397,9 +429,36 @@ impl<R: Rules> Egdb<R> {
     }
 
     /// The value of `pos` with its plies to the end of its slice where kept (0 for values
-    /// material alone decides); `None` if it is not in a readable table.
+    /// material alone decides); `None` if it is not in a readable table. Reads the slice's
+    /// distances now if they are not in.
     pub fn probe_distance(&self, pos: &Position<R>) -> Option<(Value, Option<u8>)> {
-        self.lookup(pos, |m| self.slice(m).ok())
+        self.lookup(pos, |m| {
+            let s = self.slice(m).ok()?;
+            if self.shared.ask_distances(&s) {
+                self.shared.distances(&s);
+            }
+            Some(s)
+        })
+    }
+
+    /// Start reading the distances of `pos`'s slice beside the search, if it is loaded and
+    /// they are not: a search in a won slice makes progress by them.
+    pub fn prepare_distances(&self, pos: &Position<R>) {
+        let m = Material::of(pos);
+        if pos.parachutists().any() || m.total() > self.pieces {
+            return;
+        }
+        let s = match self.shared.slices.read().unwrap().get(&m) {
+            Some(SliceState::Ready(s)) => s.clone(),
+            _ => return,
+        };
+        if !self.shared.ask_distances(&s) {
+            return;
+        }
+        let shared = self.shared.clone();
+        let _ = std::thread::Builder::new()
+            .name("egdb-distances".into())
+            .spawn(move || shared.distances(&s));
     }
 
     /// As [`Egdb::probe_distance`], for the search: `None` also while the position's slice

@@ -384,6 +384,9 @@ impl<'a, R: Rules> Worker<'a, R> {
             })
             .collect();
         let egdb = job.egdb.filter(|e| e.pieces >= 2);
+        if let Some(db) = egdb {
+            db.prepare_distances(&job.root);
+        }
         let root_slice = egdb
             .and_then(|db| db.probe_ready(&job.root))
             .filter(|&(value, distance)| value != Value::Draw && distance.is_none())

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::support::run::damas;
 use damas::core::rules::{AntiEnglish, Brazilian, English, International, Russian, Turkish};
-use damas::egdb::{build, BuildOptions, Egdb, Indexer, Material, Value};
+use damas::egdb::{build, file, BuildOptions, Egdb, Indexer, Material, Value};
 use damas::{Rules, Variant};
 
 /// A fresh directory for one test's tables (the GUI's tests use it too).
@@ -180,7 +180,10 @@ fn verify_and_stats_on_small_slices() {
         assert_eq!(code, 0, "{out}{err}");
         let last = out.lines().last().unwrap();
         assert!(last.starts_with("verify slices=16 "), "{last}");
-        assert!(last.ends_with(" mismatches=0"), "{last}");
+        assert!(
+            last.ends_with(" with_distances=16 distance_mismatches=0 mismatches=0"),
+            "{last}"
+        );
         let (code, out, _) = damas(&["egdb", "stats", "--variant", v, "--dir", d]);
         assert_eq!(code, 0);
         assert_eq!(out.lines().count(), 17, "{out}");
@@ -199,6 +202,31 @@ fn verify_and_stats_on_small_slices() {
     ]);
     assert_eq!(code, 0);
     assert!(!out.contains(" built "), "{out}");
+    // One distance one ply too long is found, and named.
+    let m = Material::new(0, 2, 0, 1);
+    let n = Indexer::<English>::new(m).len();
+    let path = dir.join("english").join("w0m2k_b0m1k.dtc");
+    let key = Variant::from_name("english").unwrap().key();
+    let mut plies =
+        file::decode_distances(&path, &std::fs::read(&path).unwrap(), &key, m, n).unwrap();
+    let longest = (0..plies.len()).max_by_key(|&i| plies[i]).unwrap();
+    assert!(
+        plies[longest] > 10,
+        "two kings need more than {} plies",
+        plies[longest]
+    );
+    plies[longest] += 1;
+    std::fs::write(&path, file::encode_distances(&key, m, &plies)).unwrap();
+    let (code, out, err) = damas(&["egdb", "verify", "--variant", "english", "--dir", d]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("w0m2k_b0m1k positions=") && out.contains("distance_mismatches=1 "),
+        "{out}"
+    );
+    assert!(
+        err.contains("1 stored distances contradict") && err.contains("w0m2k_b0m1k"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
