@@ -135,7 +135,8 @@ fn moves_in_slice<R: Rules>(m: Material, n: u64) -> f64 {
 }
 
 /// The evaluation of one position from its successors. `inner` reads the working code of a
-/// successor in the slice being built; `outer` the value of one in another slice.
+/// successor in the slice being built; `outer` the value of one in another slice. Leaves the
+/// position's moves in `buf`.
 #[inline]
 fn evaluate<R: Rules>(
     pos: &Position<R>,
@@ -494,23 +495,18 @@ pub struct VerifyReport {
 /// the slice (a win) or the farthest won one (a loss), at most 255.
 fn expected_distance<R: Rules>(
     pos: &Position<R>,
+    moves: &[MoveOf<R>],
     v: Value,
     s: &Slice<R>,
     distance: &[u8],
-    buf: &mut Vec<MoveOf<R>>,
     outer: &impl Fn(&Position<R>) -> Option<Value>,
 ) -> u8 {
-    if v == Value::Draw {
+    if v == Value::Draw || moves.is_empty() {
         return 0;
     }
     let m = s.header.material;
-    buf.clear();
-    pos.generate(buf, Convention::Drop);
-    if buf.is_empty() {
-        return 0;
-    }
     let (mut nearest, mut farthest, mut inner) = (u8::MAX, 0u8, false);
-    for mv in buf.iter() {
+    for mv in moves {
         let child = pos.after_unhashed(mv);
         if Material::of(&child) != m {
             if v == Value::Win && outer(&child) == Some(Value::Loss) {
@@ -578,39 +574,22 @@ pub fn verify<R: Rules>(
             Err(EgdbError::Missing { .. }) => false,
             Err(e) => return Err(e),
         };
-        let bad_distance: Vec<u64> = match s.distance.get() {
-            None => Vec::new(),
-            Some(d) => pool.install(|| {
-                parallel::chunks(n, 4096, &|range| {
-                    let mut buf = Vec::new();
-                    range
-                        .filter(|&i| {
-                            let Some(pos) = s.index.position(i) else {
-                                return false;
-                            };
-                            let v = Value::from_code(s.values.get(i));
-                            let want = match material_verdict::<R>(m, pos.side_to_move()) {
-                                Some(_) => 0,
-                                None => expected_distance(&pos, v, s, d, &mut buf, &|p| {
-                                    value_with(p, |mm| slices.get(mm))
-                                }),
-                            };
-                            d[i as usize] != want
-                        })
-                        .collect()
-                })
-            }),
-        };
-        let bad: Vec<u64> = pool.install(|| {
+        // One pass: each position's moves give both its value and its distance.
+        let distance = s.distance.get();
+        let outer = |p: &Position<R>| value_with(p, |mm| slices.get(mm));
+        let bad: Vec<(u64, bool, bool)> = pool.install(|| {
             parallel::chunks(n, 4096, &|range| {
                 let mut buf = Vec::new();
                 range
-                    .filter(|&i| {
+                    .filter_map(|i| {
                         let stored = s.values.get(i);
-                        let want = match s.index.position(i) {
-                            None => HOLE,
-                            Some(pos) => match material_verdict::<R>(m, pos.side_to_move()) {
-                                Some(v) => v.code(),
+                        let Some(pos) = s.index.position(i) else {
+                            let bad = stored != Value::Invalid.code();
+                            return bad.then_some((i, true, false));
+                        };
+                        let (want, want_distance) =
+                            match material_verdict::<R>(m, pos.side_to_move()) {
+                                Some(v) => (v.code(), 0),
                                 None => {
                                     let code = evaluate(
                                         &pos,
@@ -621,31 +600,35 @@ pub fn verify<R: Rules>(
                                             Value::Loss => LOSS,
                                             _ => DRAW,
                                         },
-                                        &|p| value_with(p, |mm| slices.get(mm)),
+                                        &outer,
                                     );
-                                    match code {
+                                    let want = match code {
                                         WIN => Value::Win.code(),
                                         LOSS => Value::Loss.code(),
                                         _ => Value::Draw.code(),
-                                    }
+                                    };
+                                    // `evaluate` leaves the position's moves in `buf`.
+                                    let d = distance.map_or(0, |d| {
+                                        let v = Value::from_code(stored);
+                                        expected_distance(&pos, &buf, v, s, d, &outer)
+                                    });
+                                    (want, d)
                                 }
-                            },
-                        };
-                        let want = if want == HOLE {
-                            Value::Invalid.code()
-                        } else {
-                            want
-                        };
-                        stored != want
+                            };
+                        let bad_value = stored != want;
+                        let bad_distance = distance.is_some_and(|d| d[i as usize] != want_distance);
+                        (bad_value || bad_distance).then_some((i, bad_value, bad_distance))
                     })
                     .collect()
             })
         });
+        let bad_values: Vec<u64> = bad.iter().filter(|b| b.1).map(|b| b.0).collect();
+        let bad_distance: Vec<u64> = bad.iter().filter(|b| b.2).map(|b| b.0).collect();
         let r = VerifyReport {
             material: *m,
             positions: n,
-            mismatches: bad.len() as u64,
-            first: bad.iter().take(5).copied().collect(),
+            mismatches: bad_values.len() as u64,
+            first: bad_values.iter().take(5).copied().collect(),
             distance_mismatches: bad_distance.len() as u64,
             first_distance: bad_distance.iter().take(5).copied().collect(),
             distances,

@@ -321,18 +321,21 @@ pub fn read_file_header(path: &Path) -> Result<Header, EgdbError> {
 }
 
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, EgdbError> {
-    std::fs::read(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            EgdbError::Missing {
-                path: path.to_path_buf(),
-            }
-        } else {
-            EgdbError::Io {
-                path: path.to_path_buf(),
-                reason: e.to_string(),
-            }
+    std::fs::read(path).map_err(|e| read_error(path, e))
+}
+
+/// A file not there is `Missing`; any other failure to read it `Io`.
+fn read_error(path: &Path, e: std::io::Error) -> EgdbError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        EgdbError::Missing {
+            path: path.to_path_buf(),
         }
-    })
+    } else {
+        EgdbError::Io {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        }
+    }
 }
 
 /// Read and decode a whole file; checks the variant, the material and the size.
@@ -449,19 +452,15 @@ pub fn distance_file_names(
     let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head));
     match read {
         Ok(()) if head == want => Ok(()),
-        Ok(()) => Err(EgdbError::Corrupt {
-            path: path.to_path_buf(),
-            reason: format!(
-                "not the distances of {variant} {material} (format {DISTANCE_VERSION})"
-            ),
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(EgdbError::Missing {
-            path: path.to_path_buf(),
-        }),
-        Err(e) => Err(EgdbError::Io {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        }),
+        Ok(()) => Err(not_distances_of(path, variant, material)),
+        Err(e) => Err(read_error(path, e)),
+    }
+}
+
+fn not_distances_of(path: &Path, variant: &str, material: Material) -> EgdbError {
+    EgdbError::Corrupt {
+        path: path.to_path_buf(),
+        reason: format!("not the distances of {variant} {material} (format {DISTANCE_VERSION})"),
     }
 }
 
@@ -480,9 +479,7 @@ pub fn decode_distances(
     let body = checked_body(path, data, DISTANCE_MAGIC, "a distance file")?;
     let want = distance_head(variant, material, positions);
     if body.len() < want.len() || body[..want.len()] != want[..] {
-        return Err(corrupt(format!(
-            "not the distances of {variant} {material} (format {DISTANCE_VERSION})"
-        )));
+        return Err(not_distances_of(path, variant, material));
     }
     let mut r = Reader {
         data: body,
