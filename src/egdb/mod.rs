@@ -417,10 +417,9 @@ impl<R: Rules> Egdb<R> {
     /// The value of `pos`, an error if its slice cannot be read, `Ok(None)` if it is beyond
     /// the tables (more pieces than `pieces`, or parachutists).
     pub fn probe_checked(&self, pos: &Position<R>) -> Result<Option<Value>, EgdbError> {
-        let m = Material::of(pos);
-        if pos.parachutists().any() || m.total() > self.pieces {
+        let Some(m) = self.material_in_tables(pos) else {
             return Ok(None);
-        }
+        };
         if let Some(v) = material_verdict::<R>(&m, pos.side_to_move()) {
             return Ok(Some(v));
         }
@@ -444,10 +443,9 @@ impl<R: Rules> Egdb<R> {
     /// Start reading the distances of `pos`'s slice beside the search, if it is loaded and
     /// they are not: a search in a won slice makes progress by them.
     pub fn prepare_distances(&self, pos: &Position<R>) {
-        let m = Material::of(pos);
-        if pos.parachutists().any() || m.total() > self.pieces {
+        let Some(m) = self.material_in_tables(pos) else {
             return;
-        }
+        };
         let s = match self.shared.slices.read().unwrap().get(&m) {
             Some(SliceState::Ready(s)) => s.clone(),
             _ => return,
@@ -472,14 +470,19 @@ impl<R: Rules> Egdb<R> {
         pos: &Position<R>,
         slice: impl FnOnce(Material) -> Option<Arc<Slice<R>>>,
     ) -> Option<(Value, Option<u8>)> {
-        let m = Material::of(pos);
-        if pos.parachutists().any() || m.total() > self.pieces {
-            return None;
-        }
+        let m = self.material_in_tables(pos)?;
         if let Some(v) = material_verdict::<R>(&m, pos.side_to_move()) {
             return Some((v, Some(0)));
         }
         slice(m).map(|s| s.value_distance(pos))
+    }
+
+    /// The material of `pos` if the tables cover it: at most `pieces` pieces and no
+    /// parachutists (the tables do not index them).
+    #[inline]
+    fn material_in_tables(&self, pos: &Position<R>) -> Option<Material> {
+        let m = Material::of(pos);
+        (!pos.parachutists().any() && m.total() <= self.pieces).then_some(m)
     }
 
     /// The value of `pos`, or `None` if it is not in a readable table.
