@@ -480,7 +480,7 @@ fn hub_probes_and_reports_damage_once() {
     let mut errors = 0;
     for _ in 0..2 {
         e.send("pos fen=W:WK22,K23:BK1");
-        e.send("level depth=6");
+        e.send("level depth=12");
         e.send("go think");
         let lines = e.until("done");
         assert!(lines.iter().any(|l| l.contains(" tbhits=")), "{lines:?}");
